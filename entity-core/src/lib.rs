@@ -1,0 +1,74 @@
+//! The runtime of a DynamoDB single-table entity framework.
+//!
+//! Annotate a struct with `#[derive(Entity)]` and get, at compile time:
+//! composers and parsers for the table key and every index key, a typed
+//! query accessor per index, and item conversion. Bad key composites are
+//! compile errors on the offending token.
+//!
+//! ```
+//! use entity_core::{Entity, KeyPart};
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(schema = "myapp", name = "Task")]
+//! #[pk(task_id)]
+//! #[sk()]
+//! #[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
+//! struct Task {
+//!     task_id: String,
+//!     project_id: String,
+//!     priority: u8,
+//!     status: Status,
+//!     title: Option<String>,
+//! }
+//!
+//! #[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
+//! enum Status { Open, Done }
+//!
+//! let task = Task {
+//!     task_id: "t-001".into(),
+//!     project_id: "proj-alpha".into(),
+//!     priority: 3,
+//!     status: Status::Open,
+//!     title: None,
+//! };
+//! assert_eq!(task.pk(), "$myapp#v1#task#taskid_t-001");
+//! assert_eq!(task.by_project_sk(), "$myapp#v1#task#priority_003#status_Open");
+//!
+//! // Typed accessor: pk composites required, sk composites left to right.
+//! let q = Task::by_project("proj-alpha").priority(3).descending();
+//! assert_eq!(q.index_name(), Some("gsi1"));
+//! assert_eq!(q.key_condition_expression(), "#pk = :pk AND begins_with(#sk, :sk1)");
+//!
+//! // Item conversion round trip.
+//! let item = task.to_item()?;
+//! assert_eq!(Task::from_item(item)?, task);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! See the repository README for the attribute reference.
+
+#![warn(missing_docs)]
+
+extern crate self as entity_core;
+
+pub mod attr;
+mod entity;
+mod error;
+pub mod key;
+pub mod model;
+mod query;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use attr::{AttributeError, FromAttribute, ToAttribute};
+pub use entity::{Entity, PrimaryKey};
+//TMP pub use entity_derive::{Entity, KeyPart};
+pub use error::{DecodeError, EncodeError};
+pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
+pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel};
+pub use query::{Query, SortCondition};
+
+/// A DynamoDB item: attribute names to values.
+pub type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;

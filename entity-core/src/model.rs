@@ -1,0 +1,102 @@
+//! The static description of an entity: names, key attributes, templates and
+//! indexes, as written by `#[derive(Entity)]`.
+//!
+//! The client reads it to build requests and tables, and it is the place
+//! later features hang off (table-design export, collections, TTL, version
+//! attributes) without changing the shape of generated code.
+
+/// Everything the derive knows about one entity, as plain data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntityModel {
+    /// The entity name stored in every item's identity attribute (`Task`).
+    pub name: &'static str,
+    /// The entity's version (the `1` of `task_1` in collection keys).
+    pub version: u32,
+    /// The schema (service) name, the `myapp` of `$myapp#v1#...`.
+    pub schema: &'static str,
+    /// The schema version, the `1` of `v1`.
+    pub schema_version: u32,
+    /// The table the entity lives in, if declared.
+    pub table: Option<&'static str>,
+    /// The attribute that records the entity name in every item.
+    pub identity_attribute: &'static str,
+    /// The attribute that records the entity version in every item.
+    pub version_attribute: &'static str,
+    /// The table's own key.
+    pub primary: IndexModel,
+    /// Every secondary index, in declaration order.
+    pub indexes: &'static [IndexModel],
+    /// Every stored field and its attribute name.
+    pub fields: &'static [FieldModel],
+}
+
+impl EntityModel {
+    /// Every key attribute the entity writes (table and index keys),
+    /// without repeats.
+    pub fn key_attributes(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for index in std::iter::once(&self.primary).chain(self.indexes) {
+            for key in std::iter::once(&index.pk).chain(&index.sk) {
+                if !out.contains(&key.attribute) {
+                    out.push(key.attribute);
+                }
+            }
+        }
+        out
+    }
+
+    /// The index with this logical name (`"primary"` for the table).
+    pub fn index(&self, name: &str) -> Option<&IndexModel> {
+        std::iter::once(&self.primary)
+            .chain(self.indexes)
+            .find(|index| index.name == name)
+    }
+}
+
+/// Which kind of index a key belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexKind {
+    /// The table's primary key.
+    Primary,
+    /// A global secondary index.
+    Global,
+    /// A local secondary index (same partition key as the table).
+    Local,
+}
+
+/// One access pattern: the table's key or a secondary index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexModel {
+    /// The logical name, which names the query accessor (`by_project`;
+    /// `primary` for the table).
+    pub name: &'static str,
+    /// The physical index name (`gsi1`); `None` for the table.
+    pub index_name: Option<&'static str>,
+    /// Table, GSI or LSI.
+    pub kind: IndexKind,
+    /// The partition key.
+    pub pk: KeyModel,
+    /// The sort key, if the index has one.
+    pub sk: Option<KeyModel>,
+}
+
+/// One key attribute and how its value is composed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyModel {
+    /// The physical attribute (`pk`, `gsi1sk`).
+    pub attribute: &'static str,
+    /// The composite fields, in key order.
+    pub composites: &'static [&'static str],
+    /// The key template, with `{field}` where values go:
+    /// `$myapp#v1#task#taskid_{task_id}`.
+    pub template: &'static str,
+}
+
+/// A stored field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldModel {
+    /// The Rust field name.
+    pub field: &'static str,
+    /// The attribute name in DynamoDB.
+    pub attribute: &'static str,
+}

@@ -1,0 +1,123 @@
+//! Helpers called by generated code. Not a public API: names and signatures
+//! change without notice.
+
+pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
+pub use crate::query::{Comparison, KeyQuery};
+pub use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::attr::{AttributeError, FromAttribute, ToAttribute};
+use crate::error::{DecodeError, EncodeError};
+use crate::key::KeyPart;
+use crate::Item;
+
+/// Proves at compile time, with the error on the field, that a composite's
+/// type can be a key.
+#[inline(always)]
+pub const fn assert_key_part<T: KeyPart>() {}
+
+/// Proves at compile time, with the error on the field, that a field's type
+/// converts to and from an attribute.
+#[inline(always)]
+pub const fn assert_attribute<T: ToAttribute + FromAttribute>() {}
+
+/// Writes one field.
+#[inline]
+pub fn put_field<T: ToAttribute + ?Sized>(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+    value: &T,
+) -> Result<(), EncodeError> {
+    put_attribute(item, entity, attribute, value.to_attribute())
+}
+
+/// Writes one already converted attribute (`None`: leave it out).
+#[inline]
+pub fn put_attribute(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+    value: Result<Option<AttributeValue>, AttributeError>,
+) -> Result<(), EncodeError> {
+    match value {
+        Ok(Some(value)) => {
+            item.insert(attribute.to_owned(), value);
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(source) => Err(EncodeError { entity, attribute, source }),
+    }
+}
+
+/// Writes a composed key.
+#[inline]
+pub fn put_key(item: &mut Item, attribute: &'static str, key: String) {
+    item.insert(attribute.to_owned(), AttributeValue::S(key));
+}
+
+/// Writes the identity and version attributes.
+#[inline]
+pub fn put_identity(
+    item: &mut Item,
+    identity_attribute: &'static str,
+    entity: &'static str,
+    version_attribute: &'static str,
+    version: &'static str,
+) {
+    item.insert(identity_attribute.to_owned(), AttributeValue::S(entity.to_owned()));
+    item.insert(version_attribute.to_owned(), AttributeValue::N(version.to_owned()));
+}
+
+/// Fails unless the item's identity attribute names `entity`.
+#[inline]
+pub fn check_identity(
+    item: &Item,
+    identity_attribute: &'static str,
+    entity: &'static str,
+) -> Result<(), DecodeError> {
+    match item.get(identity_attribute) {
+        Some(AttributeValue::S(found)) if found == entity => Ok(()),
+        other => Err(DecodeError::WrongEntity {
+            expected: entity,
+            attribute: identity_attribute,
+            found: other.map(|value| match value {
+                AttributeValue::S(s) => s.clone(),
+                value => format!("of type {}", crate::attr::type_name(value)),
+            }),
+        }),
+    }
+}
+
+/// Reads one field.
+#[inline]
+pub fn take_field<T: FromAttribute>(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T, DecodeError> {
+    let fail = |source| DecodeError::Attribute { entity, attribute, source };
+    match item.remove(attribute) {
+        Some(value) => T::from_attribute(value).map_err(fail),
+        None => T::from_missing().ok_or_else(|| fail(AttributeError::Missing)),
+    }
+}
+
+/// Reads one `#[entity(serde)]` field.
+#[inline]
+pub fn take_serde_field<T: serde::de::DeserializeOwned>(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T, DecodeError> {
+    let fail = |source| DecodeError::Attribute { entity, attribute, source };
+    match item.remove(attribute) {
+        Some(value) => from_serde_attribute(value).map_err(fail),
+        None => serde_from_missing().ok_or_else(|| fail(AttributeError::Missing)),
+    }
+}
+
+/// Appends a composite's key text.
+#[inline(always)]
+pub fn push_part<T: KeyPart>(out: &mut String, value: &T) {
+    value.encode_key(out)
+}

@@ -1,0 +1,472 @@
+//! The query model: what a typed index accessor produces.
+//!
+//! A [`Query`] is a plain value holding everything a DynamoDB Query request
+//! needs (index, key condition with `#name`/`:value` placeholders, the names
+//! and values, order, limit), so accessors are testable with no server.
+//!
+//! Sort-key conditions act on the composed key text. For numbers, bools,
+//! timestamps and enums that is value order. A range on one composite is kept
+//! inside the fixed prefix with `BETWEEN`, so it never reads another
+//! composite's or entity's items; strict bounds become inclusive ones by
+//! taking the next string after (`x` + `\0`) or the last string before
+//! (`x` with its last character decremented, then U+10FFFF).
+
+use crate::key::KeyArg;
+use crate::KeyPart;
+use aws_sdk_dynamodb::types::AttributeValue;
+use std::collections::HashMap;
+use std::marker::PhantomData;
+
+/// The smallest character, appended to make "just after `x`".
+const NEXT_AFTER: char = '\0';
+/// The largest character, appended to make "just before `x`".
+const LAST_BEFORE: char = char::MAX;
+
+/// A sort key condition on composed key text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SortCondition {
+    /// `sk = :sk1`
+    Eq(String),
+    /// `begins_with(sk, :sk1)`
+    BeginsWith(String),
+    /// `sk BETWEEN :sk1 AND :sk2` (both inclusive)
+    Between(String, String),
+    /// `sk < :sk1`
+    Lt(String),
+    /// `sk <= :sk1`
+    Le(String),
+    /// `sk > :sk1`
+    Gt(String),
+    /// `sk >= :sk1`
+    Ge(String),
+    /// No key can match (an empty range, such as `between(5, 3)`). The
+    /// client answers it without a request.
+    Nothing,
+}
+
+/// A Query against one index of one entity, ready to send.
+///
+/// Built by the generated accessors (`Task::by_project(..)`); read by the
+/// client. Everything is reachable without a server:
+///
+/// ```
+/// use entity_core::{Query, SortCondition};
+///
+/// struct Task;
+/// let q: Query<Task> = Query::new(Some("gsi1"), "gsi1pk", "$app#v1#task#projectid_p1".into())
+///     .with_sort("gsi1sk", SortCondition::BeginsWith("$app#v1#task#priority_".into()))
+///     .descending()
+///     .limit(10);
+/// assert_eq!(q.index_name(), Some("gsi1"));
+/// assert_eq!(q.key_condition_expression(), "#pk = :pk AND begins_with(#sk, :sk1)");
+/// assert_eq!(q.expression_attribute_names()["#sk"], "gsi1sk");
+/// assert!(!q.scan_index_forward());
+/// assert_eq!(q.get_limit(), Some(10));
+/// ```
+#[derive(Debug)]
+pub struct Query<E> {
+    index_name: Option<&'static str>,
+    pk_attribute: &'static str,
+    pk: String,
+    sort: Option<(&'static str, SortCondition)>,
+    ascending: bool,
+    limit: Option<u32>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for Query<E> {
+    fn clone(&self) -> Self {
+        Self {
+            index_name: self.index_name,
+            pk_attribute: self.pk_attribute,
+            pk: self.pk.clone(),
+            sort: self.sort.clone(),
+            ascending: self.ascending,
+            limit: self.limit,
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> PartialEq for Query<E> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index_name, self.pk_attribute, &self.pk, &self.sort, self.ascending, self.limit)
+            == (other.index_name, other.pk_attribute, &other.pk, &other.sort, other.ascending, other.limit)
+    }
+}
+
+impl<E> Query<E> {
+    /// A query on one partition, with no sort key condition.
+    pub fn new(index_name: Option<&'static str>, pk_attribute: &'static str, pk: String) -> Self {
+        Self { index_name, pk_attribute, pk, sort: None, ascending: true, limit: None, entity: PhantomData }
+    }
+
+    /// Adds a sort key condition.
+    pub fn with_sort(mut self, sk_attribute: &'static str, condition: SortCondition) -> Self {
+        self.sort = Some((sk_attribute, condition));
+        self
+    }
+
+    /// Newest (largest sort key) first.
+    pub fn descending(mut self) -> Self {
+        self.ascending = false;
+        self
+    }
+
+    /// Smallest sort key first (the default).
+    pub fn ascending(mut self) -> Self {
+        self.ascending = true;
+        self
+    }
+
+    /// At most `limit` items.
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// The physical index, `None` for the table.
+    pub fn index_name(&self) -> Option<&'static str> {
+        self.index_name
+    }
+
+    /// The composed partition key.
+    pub fn partition_key(&self) -> (&'static str, &str) {
+        (self.pk_attribute, &self.pk)
+    }
+
+    /// The sort key attribute and condition, if any.
+    pub fn sort_condition(&self) -> Option<(&'static str, &SortCondition)> {
+        self.sort.as_ref().map(|(attribute, condition)| (*attribute, condition))
+    }
+
+    /// `ScanIndexForward`.
+    pub fn scan_index_forward(&self) -> bool {
+        self.ascending
+    }
+
+    /// `Limit`.
+    pub fn get_limit(&self) -> Option<u32> {
+        self.limit
+    }
+
+    /// True when no item can match; the client sends nothing.
+    pub fn matches_nothing(&self) -> bool {
+        matches!(self.sort, Some((_, SortCondition::Nothing)))
+    }
+
+    /// `KeyConditionExpression`, with placeholders only.
+    pub fn key_condition_expression(&self) -> String {
+        let sort = match &self.sort {
+            None | Some((_, SortCondition::Nothing)) => return "#pk = :pk".to_owned(),
+            Some((_, condition)) => condition,
+        };
+        let tail = match sort {
+            SortCondition::Eq(_) => "#sk = :sk1",
+            SortCondition::BeginsWith(_) => "begins_with(#sk, :sk1)",
+            SortCondition::Between(..) => "#sk BETWEEN :sk1 AND :sk2",
+            SortCondition::Lt(_) => "#sk < :sk1",
+            SortCondition::Le(_) => "#sk <= :sk1",
+            SortCondition::Gt(_) => "#sk > :sk1",
+            SortCondition::Ge(_) => "#sk >= :sk1",
+            SortCondition::Nothing => unreachable!("handled above"),
+        };
+        format!("#pk = :pk AND {tail}")
+    }
+
+    /// `ExpressionAttributeNames`.
+    pub fn expression_attribute_names(&self) -> HashMap<String, String> {
+        let mut names = HashMap::with_capacity(2);
+        names.insert("#pk".to_owned(), self.pk_attribute.to_owned());
+        if let Some((attribute, condition)) = &self.sort {
+            if *condition != SortCondition::Nothing {
+                names.insert("#sk".to_owned(), (*attribute).to_owned());
+            }
+        }
+        names
+    }
+
+    /// `ExpressionAttributeValues`.
+    pub fn expression_attribute_values(&self) -> HashMap<String, AttributeValue> {
+        let mut values = HashMap::with_capacity(3);
+        values.insert(":pk".to_owned(), AttributeValue::S(self.pk.clone()));
+        let (first, second) = match self.sort.as_ref().map(|(_, c)| c) {
+            None | Some(SortCondition::Nothing) => (None, None),
+            Some(SortCondition::Between(lo, hi)) => (Some(lo), Some(hi)),
+            Some(
+                SortCondition::Eq(v)
+                | SortCondition::BeginsWith(v)
+                | SortCondition::Lt(v)
+                | SortCondition::Le(v)
+                | SortCondition::Gt(v)
+                | SortCondition::Ge(v),
+            ) => (Some(v), None),
+        };
+        if let Some(v) = first {
+            values.insert(":sk1".to_owned(), AttributeValue::S(v.clone()));
+        }
+        if let Some(v) = second {
+            values.insert(":sk2".to_owned(), AttributeValue::S(v.clone()));
+        }
+        values
+    }
+}
+
+/// A comparison on the next sort key composite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum Comparison {
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+/// One end of a range on key text.
+type Bound = (String, bool);
+
+/// The builder behind the generated, typed accessor stages.
+///
+/// It holds the composed partition key and the sort key text fixed so far:
+/// the literal prefix, the composites given left to right, and the label of
+/// the next composite. Generated code only calls it with the right types in
+/// the right order; it is public for that code, not for direct use.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct KeyQuery<E> {
+    query: Query<E>,
+    sk_attribute: Option<&'static str>,
+    /// The sort key text fixed so far (`B`).
+    prefix: String,
+    /// All sort key composites are fixed: `prefix` is the whole key.
+    complete: bool,
+}
+
+impl<E> KeyQuery<E> {
+    /// Starts a query. `prefix` is the sort key text before the first
+    /// composite's value (or the whole key when `complete`).
+    pub fn new(
+        query: Query<E>,
+        sk_attribute: Option<&'static str>,
+        prefix: &str,
+        complete: bool,
+    ) -> Self {
+        Self { query, sk_attribute, prefix: prefix.to_owned(), complete }
+    }
+
+    /// Fixes the next composite, then appends the text up to the following
+    /// composite's value.
+    pub fn fix<T: KeyPart>(mut self, value: &impl KeyArg<T>, then: &str, complete: bool) -> Self {
+        value.encode_arg(&mut self.prefix);
+        self.prefix.push_str(then);
+        self.complete = complete;
+        self
+    }
+
+    /// Sort order.
+    pub fn set_ascending(&mut self, ascending: bool) {
+        self.query.ascending = ascending;
+    }
+
+    /// Page limit.
+    pub fn set_limit(&mut self, limit: u32) {
+        self.query.limit = Some(limit);
+    }
+
+    fn with(self, condition: SortCondition) -> Query<E> {
+        match self.sk_attribute {
+            Some(attribute) => self.query.with_sort(attribute, condition),
+            None => self.query,
+        }
+    }
+
+    fn text_with<T: KeyPart>(&self, value: &impl KeyArg<T>) -> String {
+        let mut text = self.prefix.clone();
+        value.encode_arg(&mut text);
+        text
+    }
+
+    /// The composites fixed so far: an exact key when all are fixed, a
+    /// `begins_with` on the prefix otherwise (none when the prefix is empty).
+    pub fn finish(self) -> Query<E> {
+        if self.complete {
+            let key = self.prefix.clone();
+            self.with(SortCondition::Eq(key))
+        } else if self.prefix.is_empty() {
+            self.query
+        } else {
+            let prefix = self.prefix.clone();
+            self.with(SortCondition::BeginsWith(prefix))
+        }
+    }
+
+    /// `begins_with` on the prefix plus the next composite's (partial) text.
+    pub fn begins_with<T: KeyPart>(self, value: &impl KeyArg<T>) -> Query<E> {
+        let text = self.text_with(value);
+        self.with(SortCondition::BeginsWith(text))
+    }
+
+    /// A comparison on the next composite. `last` says the composite ends
+    /// the key (nothing follows its value).
+    pub fn compare<T: KeyPart>(self, op: Comparison, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+        let text = self.text_with(value);
+        self.compare_text(op, text, last)
+    }
+
+    /// A comparison with composed text (a whole sort key, when `last`).
+    pub fn compare_text(self, op: Comparison, text: String, last: bool) -> Query<E> {
+        match op {
+            Comparison::Gt | Comparison::Ge => {
+                let low = lower_bound(op, text, last);
+                self.range(Some(low), None)
+            }
+            Comparison::Lt | Comparison::Le => {
+                let high = upper_bound(op, text, last);
+                self.range(None, Some(high))
+            }
+        }
+    }
+
+    /// Both ends inclusive, on the next composite.
+    pub fn between<T: KeyPart>(self, low: &impl KeyArg<T>, high: &impl KeyArg<T>, last: bool) -> Query<E> {
+        let low = self.text_with(low);
+        let high = self.text_with(high);
+        self.between_text(low, high, last)
+    }
+
+    /// Both ends inclusive, with composed text.
+    pub fn between_text(self, low: String, high: String, last: bool) -> Query<E> {
+        let low = lower_bound(Comparison::Ge, low, last);
+        let high = upper_bound(Comparison::Le, high, last);
+        self.range(Some(low), Some(high))
+    }
+
+    fn range(self, low: Option<Bound>, high: Option<Bound>) -> Query<E> {
+        if self.prefix.is_empty() {
+            // No fixed prefix: native comparisons stay exact.
+            let condition = match (low, high) {
+                (Some((v, true)), None) => SortCondition::Ge(v),
+                (Some((v, false)), None) => SortCondition::Gt(v),
+                (None, Some((v, true))) => SortCondition::Le(v),
+                (None, Some((v, false))) => SortCondition::Lt(v),
+                (low, high) => inclusive_range(low, high, None),
+                
+            };
+            return self.with(condition);
+        }
+        let condition = inclusive_range(low, high, Some(&self.prefix));
+        self.with(condition)
+    }
+}
+
+fn lower_bound(op: Comparison, text: String, last: bool) -> Bound {
+    match (op, last) {
+        (Comparison::Gt, true) => (text, false),
+        // A composite that is followed by more of the key: every key with this
+        // value continues with `#`; the next character, `$`, starts the keys
+        // of greater values.
+        (Comparison::Gt, false) => (text + "$", true),
+        _ => (text, true),
+    }
+}
+
+fn upper_bound(op: Comparison, text: String, last: bool) -> Bound {
+    match (op, last) {
+        (Comparison::Le, true) => (text, true),
+        (Comparison::Le, false) => (text + "$", false),
+        _ => (text, false),
+    }
+}
+
+/// Turns two bounds into one inclusive `BETWEEN`, filling a missing end from
+/// `prefix` (the range of keys that start with it).
+fn inclusive_range(low: Option<Bound>, high: Option<Bound>, prefix: Option<&str>) -> SortCondition {
+    let low = match low {
+        Some((text, true)) => text,
+        Some((mut text, false)) => {
+            text.push(NEXT_AFTER);
+            text
+        }
+        None => prefix.unwrap_or_default().to_owned(),
+    };
+    let high = match high {
+        Some((text, true)) => Some(text),
+        Some((text, false)) => just_before(&text),
+        None => prefix.map(just_after_prefix),
+    };
+    match high {
+        Some(high) if low <= high => SortCondition::Between(low, high),
+        _ => SortCondition::Nothing,
+    }
+}
+
+/// The last string before `text`, close enough for key ranges: `text` with
+/// its last character decremented, then the largest character.
+fn just_before(text: &str) -> Option<String> {
+    let mut out = text.to_owned();
+    let last = out.pop()?;
+    if last == NEXT_AFTER {
+        return Some(out);
+    }
+    let previous = (0..u32::from(last)).rev().find_map(char::from_u32)?;
+    out.push(previous);
+    out.push(LAST_BEFORE);
+    Some(out)
+}
+
+/// The first string after every string that starts with `prefix`: the
+/// prefix with its last character incremented. Inclusive use may take in
+/// that one string; it never lies inside the prefix, and the client drops
+/// items of other entities.
+fn just_after_prefix(prefix: &str) -> String {
+    let mut out = prefix.to_owned();
+    match out.pop() {
+        Some(last) => match (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32) {
+            Some(next) => out.push(next),
+            None => {
+                out.push(last);
+                out.push(LAST_BEFORE);
+            }
+        },
+        None => out.push(LAST_BEFORE),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(prefix: &str) -> KeyQuery<()> {
+        KeyQuery::new(Query::new(None, "pk", "p".into()), Some("sk"), prefix, false)
+    }
+
+    fn sort(q: Query<()>) -> SortCondition {
+        q.sort_condition().unwrap().1.clone()
+    }
+
+    #[test]
+    fn ranges_stay_inside_the_prefix() {
+        let q = start("t#priority_").compare(Comparison::Gt, &5u8, true);
+        assert_eq!(sort(q), SortCondition::Between("t#priority_005\0".into(), "t#priority`".into()));
+        let q = start("t#priority_").compare(Comparison::Lt, &5u8, true);
+        assert_eq!(
+            sort(q),
+            SortCondition::Between("t#priority_".into(), format!("t#priority_004{}", char::MAX))
+        );
+    }
+
+    #[test]
+    fn empty_ranges_match_nothing() {
+        let q = start("t#p_").between(&5u8, &3u8, true);
+        assert!(q.matches_nothing());
+        let q = start("t#p_").compare(Comparison::Lt, &"", true);
+        assert!(q.matches_nothing());
+    }
+
+    #[test]
+    fn no_prefix_uses_native_comparisons() {
+        let q = start("").compare(Comparison::Ge, &"b", true);
+        assert_eq!(sort(q), SortCondition::Ge("b".into()));
+    }
+}
