@@ -38,7 +38,10 @@ impl PrimaryKey {
     /// The key as an item fragment (`{pk: S, sk: S}`).
     pub fn to_item(&self) -> Item {
         let mut key = Item::with_capacity(2);
-        key.insert(self.pk_attribute.to_owned(), AttributeValue::S(self.pk.clone()));
+        key.insert(
+            self.pk_attribute.to_owned(),
+            AttributeValue::S(self.pk.clone()),
+        );
         if let Some((attribute, value)) = &self.sk {
             key.insert((*attribute).to_owned(), AttributeValue::S(value.clone()));
         }

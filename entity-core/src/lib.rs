@@ -8,7 +8,7 @@
 //! ```
 //! use entity_core::{Entity, KeyPart};
 //!
-//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[derive(Entity, Clone, PartialEq, Debug)]
 //! #[entity(schema = "myapp", name = "Task")]
 //! #[pk(task_id)]
 //! #[sk()]
@@ -31,11 +31,11 @@
 //!     status: Status::Open,
 //!     title: None,
 //! };
-//! assert_eq!(task.pk(), "$myapp#v1#task#taskid_t-001");
+//! assert_eq!(task.pk(), "$myapp#v1#task#task_id_t-001");
 //! assert_eq!(task.by_project_sk(), "$myapp#v1#task#priority_003#status_Open");
 //!
 //! // Typed accessor: pk composites required, sk composites left to right.
-//! let q = Task::by_project("proj-alpha").priority(3).descending();
+//! let q = Task::by_project("proj-alpha").priority(3).descending().build();
 //! assert_eq!(q.index_name(), Some("gsi1"));
 //! assert_eq!(q.key_condition_expression(), "#pk = :pk AND begins_with(#sk, :sk1)");
 //!
@@ -64,7 +64,7 @@ pub mod __private;
 
 pub use attr::{AttributeError, FromAttribute, ToAttribute};
 pub use entity::{Entity, PrimaryKey};
-//TMP pub use entity_derive::{Entity, KeyPart};
+pub use entity_derive::{Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
 pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel};

@@ -45,7 +45,11 @@ pub fn put_attribute(
             Ok(())
         }
         Ok(None) => Ok(()),
-        Err(source) => Err(EncodeError { entity, attribute, source }),
+        Err(source) => Err(EncodeError {
+            entity,
+            attribute,
+            source,
+        }),
     }
 }
 
@@ -64,8 +68,14 @@ pub fn put_identity(
     version_attribute: &'static str,
     version: &'static str,
 ) {
-    item.insert(identity_attribute.to_owned(), AttributeValue::S(entity.to_owned()));
-    item.insert(version_attribute.to_owned(), AttributeValue::N(version.to_owned()));
+    item.insert(
+        identity_attribute.to_owned(),
+        AttributeValue::S(entity.to_owned()),
+    );
+    item.insert(
+        version_attribute.to_owned(),
+        AttributeValue::N(version.to_owned()),
+    );
 }
 
 /// Fails unless the item's identity attribute names `entity`.
@@ -95,7 +105,11 @@ pub fn take_field<T: FromAttribute>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T, DecodeError> {
-    let fail = |source| DecodeError::Attribute { entity, attribute, source };
+    let fail = |source| DecodeError::Attribute {
+        entity,
+        attribute,
+        source,
+    };
     match item.remove(attribute) {
         Some(value) => T::from_attribute(value).map_err(fail),
         None => T::from_missing().ok_or_else(|| fail(AttributeError::Missing)),
@@ -109,7 +123,11 @@ pub fn take_serde_field<T: serde::de::DeserializeOwned>(
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T, DecodeError> {
-    let fail = |source| DecodeError::Attribute { entity, attribute, source };
+    let fail = |source| DecodeError::Attribute {
+        entity,
+        attribute,
+        source,
+    };
     match item.remove(attribute) {
         Some(value) => from_serde_attribute(value).map_err(fail),
         None => serde_from_missing().ok_or_else(|| fail(AttributeError::Missing)),

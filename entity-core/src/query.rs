@@ -63,7 +63,6 @@ pub enum SortCondition {
 /// assert!(!q.scan_index_forward());
 /// assert_eq!(q.get_limit(), Some(10));
 /// ```
-#[derive(Debug)]
 pub struct Query<E> {
     index_name: Option<&'static str>,
     pk_attribute: &'static str,
@@ -72,6 +71,19 @@ pub struct Query<E> {
     ascending: bool,
     limit: Option<u32>,
     entity: PhantomData<fn() -> E>,
+}
+
+impl<E> std::fmt::Debug for Query<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("entity", &std::any::type_name::<E>())
+            .field("index_name", &self.index_name)
+            .field("pk", &(self.pk_attribute, &self.pk))
+            .field("sort", &self.sort)
+            .field("ascending", &self.ascending)
+            .field("limit", &self.limit)
+            .finish()
+    }
 }
 
 impl<E> Clone for Query<E> {
@@ -90,15 +102,36 @@ impl<E> Clone for Query<E> {
 
 impl<E> PartialEq for Query<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.index_name, self.pk_attribute, &self.pk, &self.sort, self.ascending, self.limit)
-            == (other.index_name, other.pk_attribute, &other.pk, &other.sort, other.ascending, other.limit)
+        (
+            self.index_name,
+            self.pk_attribute,
+            &self.pk,
+            &self.sort,
+            self.ascending,
+            self.limit,
+        ) == (
+            other.index_name,
+            other.pk_attribute,
+            &other.pk,
+            &other.sort,
+            other.ascending,
+            other.limit,
+        )
     }
 }
 
 impl<E> Query<E> {
     /// A query on one partition, with no sort key condition.
     pub fn new(index_name: Option<&'static str>, pk_attribute: &'static str, pk: String) -> Self {
-        Self { index_name, pk_attribute, pk, sort: None, ascending: true, limit: None, entity: PhantomData }
+        Self {
+            index_name,
+            pk_attribute,
+            pk,
+            sort: None,
+            ascending: true,
+            limit: None,
+            entity: PhantomData,
+        }
     }
 
     /// Adds a sort key condition.
@@ -137,7 +170,9 @@ impl<E> Query<E> {
 
     /// The sort key attribute and condition, if any.
     pub fn sort_condition(&self) -> Option<(&'static str, &SortCondition)> {
-        self.sort.as_ref().map(|(attribute, condition)| (*attribute, condition))
+        self.sort
+            .as_ref()
+            .map(|(attribute, condition)| (*attribute, condition))
     }
 
     /// `ScanIndexForward`.
@@ -232,7 +267,6 @@ type Bound = (String, bool);
 /// the next composite. Generated code only calls it with the right types in
 /// the right order; it is public for that code, not for direct use.
 #[doc(hidden)]
-#[derive(Debug)]
 pub struct KeyQuery<E> {
     query: Query<E>,
     sk_attribute: Option<&'static str>,
@@ -240,6 +274,16 @@ pub struct KeyQuery<E> {
     prefix: String,
     /// All sort key composites are fixed: `prefix` is the whole key.
     complete: bool,
+}
+
+impl<E> std::fmt::Debug for KeyQuery<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyQuery")
+            .field("query", &self.query)
+            .field("prefix", &self.prefix)
+            .field("complete", &self.complete)
+            .finish()
+    }
 }
 
 impl<E> KeyQuery<E> {
@@ -251,7 +295,12 @@ impl<E> KeyQuery<E> {
         prefix: &str,
         complete: bool,
     ) -> Self {
-        Self { query, sk_attribute, prefix: prefix.to_owned(), complete }
+        Self {
+            query,
+            sk_attribute,
+            prefix: prefix.to_owned(),
+            complete,
+        }
     }
 
     /// Fixes the next composite, then appends the text up to the following
@@ -308,7 +357,12 @@ impl<E> KeyQuery<E> {
 
     /// A comparison on the next composite. `last` says the composite ends
     /// the key (nothing follows its value).
-    pub fn compare<T: KeyPart>(self, op: Comparison, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+    pub fn compare<T: KeyPart>(
+        self,
+        op: Comparison,
+        value: &impl KeyArg<T>,
+        last: bool,
+    ) -> Query<E> {
         let text = self.text_with(value);
         self.compare_text(op, text, last)
     }
@@ -328,7 +382,12 @@ impl<E> KeyQuery<E> {
     }
 
     /// Both ends inclusive, on the next composite.
-    pub fn between<T: KeyPart>(self, low: &impl KeyArg<T>, high: &impl KeyArg<T>, last: bool) -> Query<E> {
+    pub fn between<T: KeyPart>(
+        self,
+        low: &impl KeyArg<T>,
+        high: &impl KeyArg<T>,
+        last: bool,
+    ) -> Query<E> {
         let low = self.text_with(low);
         let high = self.text_with(high);
         self.between_text(low, high, last)
@@ -350,7 +409,6 @@ impl<E> KeyQuery<E> {
                 (None, Some((v, true))) => SortCondition::Le(v),
                 (None, Some((v, false))) => SortCondition::Lt(v),
                 (low, high) => inclusive_range(low, high, None),
-                
             };
             return self.with(condition);
         }
@@ -438,7 +496,12 @@ mod tests {
     use super::*;
 
     fn start(prefix: &str) -> KeyQuery<()> {
-        KeyQuery::new(Query::new(None, "pk", "p".into()), Some("sk"), prefix, false)
+        KeyQuery::new(
+            Query::new(None, "pk", "p".into()),
+            Some("sk"),
+            prefix,
+            false,
+        )
     }
 
     fn sort(q: Query<()>) -> SortCondition {
@@ -448,7 +511,10 @@ mod tests {
     #[test]
     fn ranges_stay_inside_the_prefix() {
         let q = start("t#priority_").compare(Comparison::Gt, &5u8, true);
-        assert_eq!(sort(q), SortCondition::Between("t#priority_005\0".into(), "t#priority`".into()));
+        assert_eq!(
+            sort(q),
+            SortCondition::Between("t#priority_005\0".into(), "t#priority`".into())
+        );
         let q = start("t#priority_").compare(Comparison::Lt, &5u8, true);
         assert_eq!(
             sort(q),

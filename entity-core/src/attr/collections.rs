@@ -52,7 +52,10 @@ impl<T: ToAttribute, S> ToAttribute for HashMap<String, T, S> {
 impl<T: FromAttribute, S: BuildHasher + Default> FromAttribute for HashMap<String, T, S> {
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
-            AttributeValue::M(map) => map.into_iter().map(|(k, v)| Ok((k, element_from(v)?))).collect(),
+            AttributeValue::M(map) => map
+                .into_iter()
+                .map(|(k, v)| Ok((k, element_from(v)?)))
+                .collect(),
             other => Err(wrong_type("M", &other)),
         }
     }
@@ -71,7 +74,10 @@ impl<T: ToAttribute> ToAttribute for BTreeMap<String, T> {
 impl<T: FromAttribute> FromAttribute for BTreeMap<String, T> {
     fn from_attribute(value: AttributeValue) -> Result<Self, AttributeError> {
         match value {
-            AttributeValue::M(map) => map.into_iter().map(|(k, v)| Ok((k, element_from(v)?))).collect(),
+            AttributeValue::M(map) => map
+                .into_iter()
+                .map(|(k, v)| Ok((k, element_from(v)?)))
+                .collect(),
             other => Err(wrong_type("M", &other)),
         }
     }
@@ -117,7 +123,9 @@ impl SetMember for String {
     fn from_member(element: SetElement) -> Result<Self, AttributeError> {
         match element {
             SetElement::Text(s) => Ok(s),
-            SetElement::Binary(_) => Err(AttributeError::Invalid("binary member in a string set".into())),
+            SetElement::Binary(_) => Err(AttributeError::Invalid(
+                "binary member in a string set".into(),
+            )),
         }
     }
 }
@@ -130,7 +138,9 @@ impl SetMember for Blob {
     fn from_member(element: SetElement) -> Result<Self, AttributeError> {
         match element {
             SetElement::Binary(b) => Ok(b),
-            SetElement::Text(_) => Err(AttributeError::Invalid("text member in a binary set".into())),
+            SetElement::Text(_) => Err(AttributeError::Invalid(
+                "text member in a binary set".into(),
+            )),
         }
     }
 }

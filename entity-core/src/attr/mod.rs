@@ -111,7 +111,10 @@ pub fn type_name(value: &AttributeValue) -> &'static str {
 }
 
 pub(crate) fn wrong_type(expected: &'static str, found: &AttributeValue) -> AttributeError {
-    AttributeError::WrongType { expected, found: type_name(found) }
+    AttributeError::WrongType {
+        expected,
+        found: type_name(found),
+    }
 }
 
 /// Stores a serde value as an attribute through `serde_dynamo` (fields

@@ -68,8 +68,12 @@ pub(crate) fn integer_text<T: itoa::Integer>(value: T) -> String {
 
 /// Parses DynamoDB number text as `T`.
 pub(crate) fn parse_number<T: std::str::FromStr>(text: &str) -> Result<T, AttributeError> {
-    text.parse()
-        .map_err(|_| AttributeError::Invalid(format!("number `{text}` does not fit {}", std::any::type_name::<T>())))
+    text.parse().map_err(|_| {
+        AttributeError::Invalid(format!(
+            "number `{text}` does not fit {}",
+            std::any::type_name::<T>()
+        ))
+    })
 }
 
 macro_rules! integer_attribute {
@@ -96,7 +100,10 @@ macro_rules! integer_attribute {
 integer_attribute!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
 /// Formats a float as DynamoDB number text; DynamoDB has no NaN or infinity.
-pub(crate) fn float_text<T: std::fmt::Display>(value: T, finite: bool) -> Result<String, AttributeError> {
+pub(crate) fn float_text<T: std::fmt::Display>(
+    value: T,
+    finite: bool,
+) -> Result<String, AttributeError> {
     if !finite {
         return Err(AttributeError::Invalid(format!(
             "{value} cannot be stored: DynamoDB numbers are finite"
@@ -166,6 +173,7 @@ impl<T: FromAttribute> FromAttribute for Box<T> {
     }
 }
 
+#[allow(unused_macros)]
 macro_rules! timestamp_attribute {
     ($ty:ty, $module:ident) => {
         impl ToAttribute for $ty {

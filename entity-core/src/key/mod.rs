@@ -14,9 +14,10 @@ mod timestamp;
 pub use escape::{escape_into, unescape, SEPARATOR};
 #[cfg(feature = "chrono")]
 pub(crate) use timestamp::chrono_impl;
-pub(crate) use timestamp::Civil;
 #[cfg(feature = "time")]
 pub(crate) use timestamp::time_impl;
+#[allow(unused_imports)]
+pub(crate) use timestamp::Civil;
 
 use std::fmt;
 
@@ -176,7 +177,12 @@ pub struct KeyReader<'a> {
 impl<'a> KeyReader<'a> {
     /// Starts reading `key` as `entity`'s `which` key.
     pub fn new(entity: &'static str, which: &'static str, key: &'a str) -> Self {
-        Self { entity, which, key, rest: key }
+        Self {
+            entity,
+            which,
+            key,
+            rest: key,
+        }
     }
 
     fn error(&self, reason: impl Into<String>) -> KeyError {

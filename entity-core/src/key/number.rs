@@ -35,7 +35,9 @@ fn all_digits(text: &str) -> bool {
 }
 
 fn complement(text: &str) -> String {
-    text.bytes().map(|b| char::from(b'9' - (b - b'0'))).collect()
+    text.bytes()
+        .map(|b| char::from(b'9' - (b - b'0')))
+        .collect()
 }
 
 macro_rules! unsigned_key_part {

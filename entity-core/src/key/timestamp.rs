@@ -7,6 +7,8 @@
 //! trip but do not sort with the four-digit years. A leap second (chrono's
 //! nanosecond overflow) is written as second `60`.
 
+#![cfg_attr(not(any(feature = "chrono", feature = "time")), allow(dead_code))]
+
 use super::KeyPartError;
 
 /// A UTC calendar instant, the common ground of chrono and time.
@@ -70,7 +72,11 @@ impl Civil {
                     return Err(bad());
                 }
                 let magnitude: i32 = digits.parse().map_err(|_| bad())?;
-                let year = if text.starts_with('-') { -magnitude } else { magnitude };
+                let year = if text.starts_with('-') {
+                    -magnitude
+                } else {
+                    magnitude
+                };
                 if (0..=9999).contains(&year) {
                     return Err(bad()); // four-digit years have one spelling only
                 }
@@ -152,9 +158,7 @@ pub(crate) mod chrono_impl {
             (c.second, c.nanos)
         };
         NaiveDate::from_ymd_opt(c.year, c.month.into(), c.day.into())
-            .and_then(|d| {
-                d.and_hms_nano_opt(c.hour.into(), c.minute.into(), second.into(), nanos)
-            })
+            .and_then(|d| d.and_hms_nano_opt(c.hour.into(), c.minute.into(), second.into(), nanos))
             .map(|naive| naive.and_utc())
             .ok_or_else(|| KeyPartError::new("not a valid calendar date and time"))
     }
@@ -213,7 +217,15 @@ mod tests {
     use super::Civil;
 
     fn civil(year: i32) -> Civil {
-        Civil { year, month: 1, day: 15, hour: 10, minute: 30, second: 0, nanos: 5 }
+        Civil {
+            year,
+            month: 1,
+            day: 15,
+            hour: 10,
+            minute: 30,
+            second: 0,
+            nanos: 5,
+        }
     }
 
     #[test]

@@ -1,0 +1,399 @@
+//! Stage 1a: read `#[entity]`, `#[pk]`, `#[sk]`, `#[index]` and field
+//! attributes into raw values that keep their tokens for spans. Syntax errors
+//! and unknown keys are reported here; meaning is checked later.
+
+use crate::ctxt::{did_you_mean, Ctxt};
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Ident, LitInt, LitStr};
+
+/// How structural key text (schema, entity and attribute names) is cased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Casing {
+    Lower,
+    Upper,
+    Preserve,
+}
+
+impl Casing {
+    pub fn apply(self, text: &str) -> String {
+        match self {
+            Casing::Lower => text.to_lowercase(),
+            Casing::Upper => text.to_uppercase(),
+            Casing::Preserve => text.to_owned(),
+        }
+    }
+}
+
+/// `#[entity(rename_all = "...")]`: how field names become attribute names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenameRule {
+    CamelCase,
+    PascalCase,
+    SnakeCase,
+    ScreamingSnakeCase,
+    KebabCase,
+    Lowercase,
+    Uppercase,
+}
+
+impl RenameRule {
+    const NAMES: [&'static str; 7] = [
+        "camelCase",
+        "PascalCase",
+        "snake_case",
+        "SCREAMING_SNAKE_CASE",
+        "kebab-case",
+        "lowercase",
+        "UPPERCASE",
+    ];
+
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "camelCase" => Self::CamelCase,
+            "PascalCase" => Self::PascalCase,
+            "snake_case" => Self::SnakeCase,
+            "SCREAMING_SNAKE_CASE" => Self::ScreamingSnakeCase,
+            "kebab-case" => Self::KebabCase,
+            "lowercase" => Self::Lowercase,
+            "UPPERCASE" => Self::Uppercase,
+            _ => return None,
+        })
+    }
+
+    /// Renames a snake_case field name.
+    pub fn apply(self, field: &str) -> String {
+        let pascal = || -> String {
+            field
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let mut chars = w.chars();
+                    chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        match self {
+            Self::SnakeCase => field.to_owned(),
+            Self::PascalCase => pascal(),
+            Self::CamelCase => {
+                let p = pascal();
+                let mut chars = p.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_lowercase().chain(chars).collect())
+                    .unwrap_or_default()
+            }
+            Self::ScreamingSnakeCase => field.to_uppercase(),
+            Self::KebabCase => field.replace('_', "-"),
+            Self::Lowercase => field.replace('_', ""),
+            Self::Uppercase => field.replace('_', "").to_uppercase(),
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct RawEntity {
+    pub name: Option<LitStr>,
+    pub schema: Option<LitStr>,
+    pub schema_version: Option<(u32, Span)>,
+    pub version: Option<(u32, Span)>,
+    pub table: Option<LitStr>,
+    pub casing: Option<Casing>,
+    pub rename_all: Option<RenameRule>,
+    pub krate: Option<syn::Path>,
+    pub pk: Option<RawKey>,
+    pub sk: Option<RawKey>,
+    pub indexes: Vec<RawIndex>,
+}
+
+pub struct RawKey {
+    /// The `pk`/`sk` token.
+    pub span: Span,
+    pub attribute: Option<LitStr>,
+    pub composites: Vec<Ident>,
+    pub format: Option<LitStr>,
+    pub casing: Option<Casing>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawIndexKind {
+    Global,
+    Local,
+}
+
+pub struct RawIndex {
+    pub name: Option<Ident>,
+    pub span: Span,
+    pub physical: Option<(RawIndexKind, LitStr)>,
+    pub pk: Option<RawKey>,
+    pub sk: Option<RawKey>,
+    pub casing: Option<Casing>,
+}
+
+#[derive(Default)]
+pub struct RawField {
+    pub rename: Option<LitStr>,
+    pub serde: bool,
+}
+
+const ENTITY_KEYS: [&str; 8] = [
+    "name",
+    "schema",
+    "schema_version",
+    "version",
+    "table",
+    "casing",
+    "rename_all",
+    "crate",
+];
+const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
+const INDEX_KEYS: [&str; 5] = ["gsi", "lsi", "pk", "sk", "casing"];
+const FIELD_KEYS: [&str; 2] = ["rename", "serde"];
+
+fn unknown(meta: &ParseNestedMeta, what: &str, known: &[&str]) -> syn::Error {
+    let name = meta
+        .path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default();
+    meta.error(format!(
+        "unknown {what} key `{name}`{}; expected one of: {}",
+        did_you_mean(&name, known.iter().copied()),
+        known.join(", ")
+    ))
+}
+
+fn is_ident(meta: &ParseNestedMeta, name: &str) -> bool {
+    meta.path.is_ident(name)
+}
+
+fn casing(meta: &ParseNestedMeta) -> syn::Result<Casing> {
+    let lit: LitStr = meta.value()?.parse()?;
+    match lit.value().as_str() {
+        "lower" | "lowercase" => Ok(Casing::Lower),
+        "upper" | "uppercase" => Ok(Casing::Upper),
+        "none" | "preserve" => Ok(Casing::Preserve),
+        other => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown casing `{other}`; expected \"lower\" (the default), \"upper\" or \"none\""
+            ),
+        )),
+    }
+}
+
+fn number(meta: &ParseNestedMeta) -> syn::Result<(u32, Span)> {
+    let lit: LitInt = meta.value()?.parse()?;
+    Ok((lit.base10_parse()?, lit.span()))
+}
+
+/// Reads every container attribute of the struct.
+pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
+    let mut raw = RawEntity::default();
+    for attr in attrs {
+        let name = match attr.path().get_ident() {
+            Some(name) => name.to_string(),
+            None => continue,
+        };
+        match name.as_str() {
+            "entity" => {
+                let result = attr.parse_nested_meta(|meta| read_entity_key(&mut raw, &meta));
+                if let Err(e) = result {
+                    cx.syn_error(e);
+                }
+            }
+            "pk" | "sk" => {
+                let key = read_key(cx, attr);
+                let slot = if name == "pk" {
+                    &mut raw.pk
+                } else {
+                    &mut raw.sk
+                };
+                match (slot.is_some(), key) {
+                    (true, Some(_)) => cx.error(
+                        attr,
+                        format!("duplicate `#[{name}]`: an entity has one {name}"),
+                    ),
+                    (false, Some(key)) => *slot = Some(key),
+                    (_, None) => {}
+                }
+            }
+            "index" => {
+                let mut index = RawIndex {
+                    name: None,
+                    span: attr.span(),
+                    physical: None,
+                    pk: None,
+                    sk: None,
+                    casing: None,
+                };
+                let result = attr.parse_nested_meta(|meta| read_index_key(cx, &mut index, &meta));
+                match result {
+                    Ok(()) => raw.indexes.push(index),
+                    Err(e) => cx.syn_error(e),
+                }
+            }
+            _ => {}
+        }
+    }
+    raw
+}
+
+fn read_entity_key(raw: &mut RawEntity, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if is_ident(meta, "name") {
+        raw.name = Some(meta.value()?.parse()?);
+    } else if is_ident(meta, "schema") {
+        raw.schema = Some(meta.value()?.parse()?);
+    } else if is_ident(meta, "schema_version") {
+        raw.schema_version = Some(number(meta)?);
+    } else if is_ident(meta, "version") {
+        raw.version = Some(number(meta)?);
+    } else if is_ident(meta, "table") {
+        raw.table = Some(meta.value()?.parse()?);
+    } else if is_ident(meta, "casing") {
+        raw.casing = Some(casing(meta)?);
+    } else if is_ident(meta, "rename_all") {
+        let lit: LitStr = meta.value()?.parse()?;
+        raw.rename_all = Some(RenameRule::from_name(&lit.value()).ok_or_else(|| {
+            syn::Error::new(
+                lit.span(),
+                format!(
+                    "unknown rename rule `{}`{}; expected one of: {}",
+                    lit.value(),
+                    did_you_mean(&lit.value(), RenameRule::NAMES),
+                    RenameRule::NAMES.join(", ")
+                ),
+            )
+        })?);
+    } else if is_ident(meta, "crate") {
+        let lit: LitStr = meta.value()?.parse()?;
+        raw.krate = Some(lit.parse()?);
+    } else {
+        return Err(unknown(meta, "`#[entity]`", &ENTITY_KEYS));
+    }
+    Ok(())
+}
+
+/// `#[pk(a, b, attr = "pk")]`, `#[sk]`, `#[sk(format = "profile")]`.
+fn read_key(cx: &Ctxt, attr: &syn::Attribute) -> Option<RawKey> {
+    let mut key = empty_key(attr.path().span());
+    if let syn::Meta::Path(_) = attr.meta {
+        return Some(key);
+    }
+    match attr.parse_nested_meta(|meta| read_key_item(&mut key, &meta)) {
+        Ok(()) => Some(key),
+        Err(e) => {
+            cx.syn_error(e);
+            None
+        }
+    }
+}
+
+fn empty_key(span: Span) -> RawKey {
+    RawKey {
+        span,
+        attribute: None,
+        composites: Vec::new(),
+        format: None,
+        casing: None,
+    }
+}
+
+fn read_key_item(key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        if is_ident(meta, "attr") {
+            key.attribute = Some(meta.value()?.parse()?);
+        } else if is_ident(meta, "format") {
+            key.format = Some(meta.value()?.parse()?);
+        } else if is_ident(meta, "casing") {
+            key.casing = Some(casing(meta)?);
+        } else {
+            return Err(unknown(meta, "key", &KEY_KEYS));
+        }
+        return Ok(());
+    }
+    if meta.input.peek(syn::token::Paren) {
+        return Err(meta.error("a key lists field names, such as `pk(tenant_id, user_id)`"));
+    }
+    match meta.path.get_ident() {
+        Some(ident) => {
+            key.composites.push(ident.clone());
+            Ok(())
+        }
+        None => Err(meta.error("expected a field name")),
+    }
+}
+
+fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if is_ident(meta, "gsi") || is_ident(meta, "lsi") {
+        let kind = if is_ident(meta, "gsi") {
+            RawIndexKind::Global
+        } else {
+            RawIndexKind::Local
+        };
+        let name: LitStr = meta.value()?.parse()?;
+        if index.physical.is_some() {
+            return Err(syn::Error::new(
+                name.span(),
+                "an index is either one `gsi = \"...\"` or one `lsi = \"...\"`",
+            ));
+        }
+        index.physical = Some((kind, name));
+    } else if is_ident(meta, "pk") || is_ident(meta, "sk") {
+        let mut key = empty_key(meta.path.span());
+        if meta.input.peek(syn::token::Paren) {
+            meta.parse_nested_meta(|inner| read_key_item(&mut key, &inner))?;
+        } else if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            return Err(meta.error("expected `pk(...)` or `sk(...)` listing the key's fields"));
+        }
+        let slot = if is_ident(meta, "pk") {
+            &mut index.pk
+        } else {
+            &mut index.sk
+        };
+        if slot.is_some() {
+            cx.error_at(key.span, "duplicate key in `#[index]`");
+        }
+        *slot = Some(key);
+    } else if is_ident(meta, "casing") {
+        index.casing = Some(casing(meta)?);
+    } else if index.name.is_none()
+        && (meta.input.is_empty() || meta.input.peek(syn::Token![,]))
+        && meta.path.get_ident().is_some()
+    {
+        index.name = meta.path.get_ident().cloned();
+    } else if meta.input.is_empty() || meta.input.peek(syn::Token![,]) {
+        return Err(meta.error(
+            "the index name comes first and only once: `#[index(by_project, gsi = \"gsi1\", ...)]`",
+        ));
+    } else {
+        return Err(unknown(meta, "`#[index]`", &INDEX_KEYS));
+    }
+    Ok(())
+}
+
+/// Reads `#[entity(...)]` on a field.
+pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
+    let mut raw = RawField::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("entity")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if is_ident(&meta, "rename") {
+                raw.rename = Some(meta.value()?.parse()?);
+            } else if is_ident(&meta, "serde") {
+                raw.serde = true;
+            } else {
+                return Err(unknown(&meta, "field", &FIELD_KEYS));
+            }
+            Ok(())
+        });
+        if let Err(e) = result {
+            cx.syn_error(e);
+        }
+    }
+    raw
+}

@@ -1,0 +1,233 @@
+//! Stage 2: the rules that span more than one attribute. Each reads only the
+//! model and says why it exists; errors land on the offending token.
+
+use crate::ctxt::Ctxt;
+use crate::model::{Entity, Index, IndexKind, Key};
+use std::collections::HashMap;
+
+/// The attribute holding the entity name in every item.
+pub const IDENTITY_ATTRIBUTE: &str = "__entity";
+/// The attribute holding the entity version in every item.
+pub const VERSION_ATTRIBUTE: &str = "__version";
+
+pub fn check(cx: &Ctxt, entity: &Entity) {
+    no_repeated_composite(cx, entity);
+    unique_index_names(cx, entity);
+    one_shape_per_physical_index(cx, entity);
+    local_indexes_share_the_table_partition(cx, entity);
+    key_attributes_are_distinct(cx, entity);
+    field_attributes_are_distinct(cx, entity);
+}
+
+fn all_indexes<'e>(entity: &'e Entity) -> impl Iterator<Item = &'e Index> {
+    std::iter::once(&entity.primary).chain(&entity.indexes)
+}
+
+/// A field twice in one key adds nothing to the key but length, and is
+/// almost always a typo for another field.
+fn no_repeated_composite(cx: &Ctxt, entity: &Entity) {
+    for index in all_indexes(entity) {
+        for (which, key) in index.keys() {
+            if index.kind == IndexKind::Local && which == "pk" && !index.pk_written {
+                continue;
+            }
+            for (i, c) in key.composites.iter().enumerate() {
+                if key.composites[..i]
+                    .iter()
+                    .any(|earlier| earlier.field == c.field)
+                {
+                    let field = entity.fields[c.field].ident;
+                    cx.error_at(c.token, format!("field `{field}` appears twice in this key; each field can be a composite once"));
+                }
+            }
+        }
+    }
+}
+
+/// Logical names name the query accessors (`Task::by_project`), so two
+/// indexes with one name would be one method.
+fn unique_index_names(cx: &Ctxt, entity: &Entity) {
+    let mut seen: Vec<&syn::Ident> = vec![&entity.primary.name];
+    for index in &entity.indexes {
+        if seen.iter().any(|name| **name == index.name) {
+            let hint = if index.name == "primary" {
+                "`primary` is the table's own accessor; pick another name".to_owned()
+            } else {
+                "each index needs its own logical name, which names its accessor".to_owned()
+            };
+            cx.error(
+                &index.name,
+                format!("duplicate index name `{}`: {hint}", index.name),
+            );
+        }
+        seen.push(&index.name);
+    }
+}
+
+/// A physical index has one key schema, and an item holds one value per key
+/// attribute: two logical indexes on one physical index must agree on both.
+fn one_shape_per_physical_index(cx: &Ctxt, entity: &Entity) {
+    let mut first: HashMap<String, &Index> = HashMap::new();
+    for index in &entity.indexes {
+        let physical = index.physical.as_ref().expect("secondary index").value();
+        let Some(earlier) = first.get(&physical) else {
+            first.insert(physical, index);
+            continue;
+        };
+        match (&earlier.sk, &index.sk) {
+            (None, Some(sk)) => {
+                cx.error_at(sk.span, format!(
+                    "index `{physical}` has no sort key (as declared by `{}`), so `{}` cannot have `sk(...)`; remove it, or give `{}` the same `sk(...)`",
+                    earlier.name, index.name, earlier.name
+                ));
+                continue;
+            }
+            (Some(_), None) => {
+                cx.error(&index.name, format!(
+                    "index `{physical}` has a sort key (declared by `{}`); give `{}` an `sk(...)` with the same attribute",
+                    earlier.name, index.name
+                ));
+                continue;
+            }
+            _ => {}
+        }
+        let same_attributes = earlier.pk.attribute == index.pk.attribute
+            && earlier.sk.as_ref().map(|k| &k.attribute) == index.sk.as_ref().map(|k| &k.attribute);
+        if !same_attributes {
+            cx.error(&index.name, format!(
+                "index `{physical}` is declared by `{}` with key attributes {} and by `{}` with {}; a physical index has one key schema",
+                earlier.name, describe(earlier), index.name, describe(index)
+            ));
+        } else if !same_keys(earlier, index) {
+            cx.error(&index.name, format!(
+                "`{}` and `{}` both write index `{physical}` with different key values; an item holds one key per index, so merge them into one index",
+                earlier.name, index.name
+            ));
+        }
+    }
+}
+
+fn describe(index: &Index) -> String {
+    match &index.sk {
+        Some(sk) => format!("`{}`/`{}`", index.pk.attribute, sk.attribute),
+        None => format!("`{}` (no sort key)", index.pk.attribute),
+    }
+}
+
+fn same_key(a: &Key, b: &Key) -> bool {
+    a.attribute == b.attribute
+        && a.segments == b.segments
+        && a.composites
+            .iter()
+            .map(|c| c.field)
+            .eq(b.composites.iter().map(|c| c.field))
+}
+
+fn same_keys(a: &Index, b: &Index) -> bool {
+    same_key(&a.pk, &b.pk)
+        && match (&a.sk, &b.sk) {
+            (Some(x), Some(y)) => same_key(x, y),
+            (None, None) => true,
+            _ => false,
+        }
+}
+
+/// An LSI is keyed on the table's partition key with another sort key, so it
+/// needs the table to have a sort key and cannot have a partition key of its
+/// own.
+fn local_indexes_share_the_table_partition(cx: &Ctxt, entity: &Entity) {
+    for index in entity.indexes.iter().filter(|i| i.kind == IndexKind::Local) {
+        if index.pk_written && !same_key(&index.pk, &entity.primary.pk) {
+            cx.error_at(index.pk.span, format!(
+                "local index `{}` must use the table's partition key (`{}` = {}); remove its `pk(...)` or make it the same",
+                index.name, entity.primary.pk.attribute, entity.primary.pk.template(&entity.fields)
+            ));
+        }
+        if entity.primary.sk.is_none() {
+            cx.error(&index.name, format!(
+                "local index `{}` needs a table with a sort key: add `#[sk(...)]` to the entity", index.name
+            ));
+        }
+        match &index.sk {
+            None => cx.error(&index.name, format!(
+                "local index `{}` needs its own sort key: add `sk(field, ...)`", index.name
+            )),
+            Some(sk) if entity.primary.sk.as_ref().is_some_and(|t| t.attribute == sk.attribute) => cx.error_at(
+                sk.span,
+                format!("local index `{}` needs a sort key attribute other than the table's `{}`: set `sk(attr = \"...\", ...)`", index.name, sk.attribute),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Each key attribute holds one value per item: two keys that write the same
+/// attribute must compose the same value, and no field may be stored under a
+/// key or identity attribute.
+fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
+    let mut written: Vec<(&str, &Index, &Key)> = Vec::new();
+    for index in all_indexes(entity) {
+        if let Some(sk) = &index.sk {
+            if sk.attribute == index.pk.attribute {
+                cx.error_at(
+                    sk.span,
+                    format!(
+                        "the sort key attribute `{}` is also the partition key attribute",
+                        sk.attribute
+                    ),
+                );
+            }
+        }
+        for (_, key) in index.keys() {
+            match written
+                .iter()
+                .find(|(attribute, _, _)| *attribute == key.attribute)
+            {
+                Some((_, other, earlier))
+                    if !same_key(earlier, key) && other.physical != index.physical =>
+                {
+                    cx.error_at(key.span, format!(
+                        "attribute `{}` is already written by `{}` with another value; give this key its own attribute with `attr = \"...\"`",
+                        key.attribute, other.name
+                    ));
+                }
+                Some(_) => {}
+                None => written.push((&key.attribute, index, key)),
+            }
+        }
+    }
+    for field in &entity.fields {
+        let clash = written
+            .iter()
+            .find(|(attribute, _, _)| *attribute == field.attribute);
+        if let Some((attribute, index, _)) = clash {
+            cx.error(field.ident, format!(
+                "field `{}` would be stored in attribute `{attribute}`, which holds a key of `{}`; rename it with `#[entity(rename = \"...\")]`",
+                field.ident, index.name
+            ));
+        } else if field.attribute == IDENTITY_ATTRIBUTE || field.attribute == VERSION_ATTRIBUTE {
+            cx.error(field.ident, format!(
+                "attribute `{}` is reserved for the entity's identity; rename the field with `#[entity(rename = \"...\")]`",
+                field.attribute
+            ));
+        }
+    }
+}
+
+/// Two fields stored under one attribute name would overwrite each other.
+fn field_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
+    for (i, field) in entity.fields.iter().enumerate() {
+        if let Some(earlier) = entity.fields[..i]
+            .iter()
+            .find(|f| f.attribute == field.attribute)
+        {
+            cx.error(
+                field.ident,
+                format!(
+                    "fields `{}` and `{}` are both stored as attribute `{}`",
+                    earlier.ident, field.ident, field.attribute
+                ),
+            );
+        }
+    }
+}

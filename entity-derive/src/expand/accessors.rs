@@ -1,0 +1,292 @@
+//! Typed query accessors: `Task::primary(..)`, `Task::by_project(..)`.
+//!
+//! Each index gets a stage type `TaskByProjectQuery<const STAGE: usize>`.
+//! Stage `k` has fixed the first `k` sort key composites; its methods are
+//! named after composite `k`: `priority(v)` fixes it and moves to stage
+//! `k + 1`, `priority_gt(v)` and friends end in a `Query`. An earlier
+//! composite cannot be skipped because no stage has a method for it.
+
+use super::keys::compose_block;
+use super::{key_names, key_params};
+use crate::model::{Entity, Index, IndexKind, Key};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::Ident;
+
+pub fn expand(entity: &Entity) -> TokenStream {
+    std::iter::once(&entity.primary)
+        .chain(&entity.indexes)
+        .map(|index| index_accessor(entity, index))
+        .collect()
+}
+
+fn pascal(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let vis = entity.vis;
+    let accessor = &index.name;
+    let stage = format_ident!("{}{}Query", ident, pascal(&index.name.to_string()));
+    let pk_names = key_names(
+        if index.kind == IndexKind::Local {
+            &entity.primary
+        } else {
+            index
+        },
+        "pk",
+    );
+    let pk_of = &pk_names.compose_of;
+    let pk_params = key_params(entity, &index.pk);
+    let pk_args = index
+        .pk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ident);
+    let physical = match &index.physical {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
+    let pk_attribute = &index.pk.attribute;
+    let (sk_attribute, start, complete) = match &index.sk {
+        Some(sk) => {
+            let attribute = &sk.attribute;
+            (
+                quote!(::core::option::Option::Some(#attribute)),
+                sk.text_before(0),
+                sk.composites.is_empty(),
+            )
+        }
+        None => (quote!(::core::option::Option::None), String::new(), false),
+    };
+    let physical_text = index
+        .physical
+        .as_ref()
+        .map_or("the table".to_owned(), |p| format!("index `{}`", p.value()));
+    let doc_accessor = format!(
+        "Queries {physical_text} by `{}`, the partition key. Narrow it by sort key composites, left to right.",
+        index.pk.template(&entity.fields)
+    );
+    let doc_stage = format!(
+        "A query on `{ident}`'s `{accessor}` access pattern; each stage fixes one more sort key composite. Converts into a [`Query`]({}::Query).",
+        quote!(#krate).to_string().replace(' ', "")
+    );
+    let stages = index
+        .sk
+        .as_ref()
+        .map(|sk| stage_methods(entity, &stage, index, sk))
+        .unwrap_or_default();
+    quote! {
+        #[doc = #doc_stage]
+        #[derive(Debug)]
+        #[must_use = "a query does nothing until it is sent"]
+        #vis struct #stage<const STAGE: usize> {
+            inner: #krate::__private::KeyQuery<#ident>,
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #doc_accessor]
+            pub fn #accessor(#(#pk_params),*) -> #stage<0> {
+                let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
+                #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
+            }
+        }
+
+        #[automatically_derived]
+        impl<const STAGE: usize> #stage<STAGE> {
+            /// Largest sort key first.
+            pub fn descending(mut self) -> Self {
+                self.inner.set_ascending(false);
+                self
+            }
+
+            /// Smallest sort key first (the default).
+            pub fn ascending(mut self) -> Self {
+                self.inner.set_ascending(true);
+                self
+            }
+
+            /// At most `limit` items per request.
+            pub fn limit(mut self, limit: u32) -> Self {
+                self.inner.set_limit(limit);
+                self
+            }
+
+            /// The query: an exact sort key when every composite is fixed, a
+            /// `begins_with` on the fixed prefix otherwise.
+            pub fn build(self) -> #krate::Query<#ident> {
+                self.inner.finish()
+            }
+        }
+
+        #[automatically_derived]
+        impl<const STAGE: usize> ::core::convert::From<#stage<STAGE>> for #krate::Query<#ident> {
+            fn from(stage: #stage<STAGE>) -> Self {
+                stage.build()
+            }
+        }
+
+        #stages
+    }
+}
+
+fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let n = sk.composites.len();
+    let trailing = sk.text_before(n);
+    let mut out = TokenStream::new();
+    for (k, c) in sk.composites.iter().enumerate() {
+        let field = &entity.fields[c.field];
+        let (name, ty) = (field.ident, field.ty);
+        let then = if k + 1 < n {
+            sk.text_before(k + 1)
+        } else {
+            trailing.clone()
+        };
+        let complete = k + 1 == n;
+        let last = complete && trailing.is_empty();
+        let next = k + 1;
+        let op = |suffix: &str| {
+            Ident::new(
+                &format!("{}_{suffix}", name.to_string().trim_start_matches("r#")),
+                Span::call_site(),
+            )
+        };
+        let (eq, begins, gt, gte, lt, lte, between) = (
+            op("eq"),
+            op("begins_with"),
+            op("gt"),
+            op("gte"),
+            op("lt"),
+            op("lte"),
+            op("between"),
+        );
+        let q = quote!(#krate::Query<#ident>);
+        let cmp = quote!(#krate::__private::Comparison);
+        let whole = if k == 0 && n >= 2 {
+            whole_key_methods(entity, index, sk)
+        } else {
+            TokenStream::new()
+        };
+        let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
+        out.extend(quote! {
+            #[automatically_derived]
+            impl #stage<#k> {
+                #[doc = #doc_fix]
+                pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
+                    #stage { inner: self.inner.fix::<#ty>(&value, #then, #complete) }
+                }
+
+                #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
+                pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.#name(value).build()
+                }
+
+                #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
+                pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.begins_with::<#ty>(&value)
+                }
+
+                #[doc = concat!("`", stringify!(#name), "` > `value`.")]
+                pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.compare::<#ty>(#cmp::Gt, &value, #last)
+                }
+
+                #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
+                pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.compare::<#ty>(#cmp::Ge, &value, #last)
+                }
+
+                #[doc = concat!("`", stringify!(#name), "` < `value`.")]
+                pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.compare::<#ty>(#cmp::Lt, &value, #last)
+                }
+
+                #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
+                pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.compare::<#ty>(#cmp::Le, &value, #last)
+                }
+
+                #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
+                pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q {
+                    self.inner.between::<#ty>(&low, &high, #last)
+                }
+
+                #whole
+            }
+        });
+    }
+    out
+}
+
+/// `sk_gt((a, b))` and friends: comparisons on the whole sort key, given as a
+/// tuple of every composite.
+fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let _ = key_names(index, "sk");
+    let types: Vec<_> = sk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ty)
+        .collect();
+    let names: Vec<_> = sk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ident)
+        .collect();
+    let tuple = quote!((#(impl #krate::KeyArg<#types>),*));
+    let compose = compose_block(entity, sk);
+    let q = quote!(#krate::Query<#ident>);
+    let cmp = quote!(#krate::__private::Comparison);
+    let ops = [
+        ("sk_gt", quote!(Gt)),
+        ("sk_gte", quote!(Ge)),
+        ("sk_lt", quote!(Lt)),
+        ("sk_lte", quote!(Le)),
+    ];
+    let compares = ops.iter().map(|(method, op)| {
+        let method = Ident::new(method, Span::call_site());
+        let doc = format!(
+            "Compares the whole sort key with the key composed from `sk` ({}).",
+            stringify_list(&names)
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #method(self, sk: #tuple) -> #q {
+                let (#(#names),*) = sk;
+                self.inner.compare_text(#cmp::#op, #compose, true)
+            }
+        }
+    });
+    quote! {
+        #(#compares)*
+
+        /// The whole sort key lies between the keys composed from `low` and `high`, inclusive.
+        pub fn sk_between(self, low: #tuple, high: #tuple) -> #q {
+            let low = { let (#(#names),*) = low; #compose };
+            let high = { let (#(#names),*) = high; #compose };
+            self.inner.between_text(low, high, true)
+        }
+    }
+}
+
+fn stringify_list(names: &[&Ident]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,100 @@
+//! `Entity::to_item`, `from_item` and `primary_key`: field-by-field attribute
+//! conversion with no intermediate representation.
+
+use crate::check::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE};
+use crate::model::{Entity, IndexKind};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+pub fn expand(entity: &Entity) -> TokenStream {
+    let to_item = to_item(entity);
+    let from_item = from_item(entity);
+    let primary_key = primary_key(entity);
+    quote! { #to_item #from_item #primary_key }
+}
+
+fn to_item(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let name = &entity.name;
+    let private = quote!(#krate::__private);
+    let fields = entity.fields.iter().map(|field| {
+        let (ident, attribute) = (field.ident, &field.attribute);
+        if field.serde {
+            quote! {
+                #private::put_attribute(&mut __entity_item, #name, #attribute, #private::to_serde_attribute(&self.#ident))?;
+            }
+        } else {
+            let ty = field.ty;
+            quote_spanned! {ty.span()=>
+                #private::put_field::<#ty>(&mut __entity_item, #name, #attribute, &self.#ident)?;
+            }
+        }
+    });
+    // Each key attribute once (an LSI's partition key is the table's).
+    let mut written: Vec<&str> = Vec::new();
+    let mut keys = TokenStream::new();
+    for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
+        for (which, key) in index.keys() {
+            if written.contains(&key.attribute.as_str())
+                || (index.kind == IndexKind::Local && which == "pk")
+            {
+                continue;
+            }
+            written.push(&key.attribute);
+            let attribute = &key.attribute;
+            let compose = super::key_names(index, which).compose;
+            keys.extend(
+                quote!(#private::put_key(&mut __entity_item, #attribute, self.#compose());),
+            );
+        }
+    }
+    let capacity = entity.fields.len() + written.len() + 2;
+    let version = entity.version.to_string();
+    quote! {
+        fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
+            let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
+            #(#fields)*
+            #keys
+            #private::put_identity(&mut __entity_item, #IDENTITY_ATTRIBUTE, #name, #VERSION_ATTRIBUTE, #version);
+            ::core::result::Result::Ok(__entity_item)
+        }
+    }
+}
+
+fn from_item(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let name = &entity.name;
+    let private = quote!(#krate::__private);
+    let fields = entity.fields.iter().map(|field| {
+        let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
+        if field.serde {
+            quote!(#ident: #private::take_serde_field::<#ty>(&mut __entity_item, #name, #attribute)?)
+        } else {
+            quote_spanned!(ty.span()=> #ident: #private::take_field::<#ty>(&mut __entity_item, #name, #attribute)?)
+        }
+    });
+    quote! {
+        fn from_item(mut __entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
+            #private::check_identity(&__entity_item, #IDENTITY_ATTRIBUTE, #name)?;
+            ::core::result::Result::Ok(Self { #(#fields,)* })
+        }
+    }
+}
+
+fn primary_key(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let pk_attribute = &entity.primary.pk.attribute;
+    let sk = match &entity.primary.sk {
+        Some(sk) => {
+            let attribute = &sk.attribute;
+            quote!(::core::option::Option::Some((#attribute, self.sk())))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        fn primary_key(&self) -> #krate::PrimaryKey {
+            #krate::PrimaryKey { pk_attribute: #pk_attribute, pk: self.pk(), sk: #sk }
+        }
+    }
+}

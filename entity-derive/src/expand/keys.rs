@@ -1,0 +1,174 @@
+//! Key composers (from `&self` and from arguments), parsers and type guards
+//! for the table key and every index key, and `Entity::key(...)`.
+
+use super::{composite_fields, key_names, key_params};
+use crate::model::{Entity, Index, IndexKind, Key, Piece};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+pub fn expand(entity: &Entity) -> TokenStream {
+    let ident = entity.ident;
+    let indexes = std::iter::once(&entity.primary).chain(&entity.indexes);
+    let mut methods = TokenStream::new();
+    for index in indexes {
+        for (which, key) in index.keys() {
+            if index.kind == IndexKind::Local && which == "pk" {
+                continue; // an LSI's partition key is the table's
+            }
+            methods.extend(key_methods(entity, index, which, key));
+        }
+    }
+    let primary_key = primary_key_fn(entity);
+    let checks = composite_type_checks(entity);
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #methods
+            #primary_key
+        }
+        const _: () = { #checks };
+    }
+}
+
+/// A block that composes `key` from variables named after its composite
+/// fields, each of them some `impl KeyArg<FieldType>`.
+pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let literal_len: usize = key
+        .pieces()
+        .iter()
+        .map(|p| if let Piece::Text(t) = p { t.len() } else { 0 })
+        .sum();
+    let capacity = literal_len + 24 * key.composites.len();
+    let pushes = key.pieces().into_iter().map(|piece| match piece {
+        Piece::Text(text) => quote!(__entity_key.push_str(#text);),
+        Piece::Value(c) => {
+            let field = &entity.fields[key.composites[c].field];
+            let (ident, ty) = (field.ident, field.ty);
+            quote!(#krate::KeyArg::<#ty>::encode_arg(&#ident, &mut __entity_key);)
+        }
+    });
+    quote! {{
+        let mut __entity_key = ::std::string::String::with_capacity(#capacity);
+        #(#pushes)*
+        __entity_key
+    }}
+}
+
+fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let names = key_names(index, which);
+    let (compose, compose_of, parse, guard) = (
+        &names.compose,
+        &names.compose_of,
+        &names.parse,
+        &names.guard,
+    );
+    let params = key_params(entity, key);
+    let fields = composite_fields(entity, key);
+    let field_idents: Vec<_> = fields.iter().map(|f| f.ident).collect();
+    let types: Vec<_> = fields.iter().map(|f| f.ty).collect();
+    let template = key.template(&entity.fields);
+    let attribute = &key.attribute;
+    let which_text = if index.physical.is_none() {
+        which.to_owned()
+    } else {
+        format!("{} {which}", index.name)
+    };
+    let entity_name = &entity.name;
+    let compose_body = compose_block(entity, key);
+    let reads = key.pieces().into_iter().map(|piece| match piece {
+        Piece::Text(text) => quote!(__entity_reader.literal(#text)?;),
+        Piece::Value(c) => {
+            let field = &entity.fields[key.composites[c].field];
+            let (ident, ty) = (field.ident, field.ty);
+            quote!(let #ident: #ty = __entity_reader.field("")?;)
+        }
+    });
+    let doc_compose = format!("The `{attribute}` value of this `{entity_name}`: `{template}`.");
+    let doc_of = format!("Composes the `{attribute}` value `{template}` from its composites.");
+    let doc_parse = format!("Parses a `{attribute}` value `{template}` back into its composites.");
+    let doc_guard =
+        format!("Whether `key` is a `{entity_name}` `{attribute}` value (`{template}`).");
+    quote! {
+        #[doc = #doc_compose]
+        #[inline]
+        pub fn #compose(&self) -> ::std::string::String {
+            Self::#compose_of(#(&self.#field_idents),*)
+        }
+
+        #[doc = #doc_of]
+        #[inline]
+        pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
+
+        #[doc = #doc_parse]
+        pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
+            let mut __entity_reader = #krate::KeyReader::new(#entity_name, #which_text, key);
+            #(#reads)*
+            __entity_reader.finish()?;
+            ::core::result::Result::Ok((#(#field_idents,)*))
+        }
+
+        #[doc = #doc_guard]
+        pub fn #guard(key: &str) -> bool {
+            Self::#parse(key).is_ok()
+        }
+    }
+}
+
+/// `Task::key(task_id)`: the table key from its composites.
+fn primary_key_fn(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let mut params = key_params(entity, &entity.primary.pk);
+    let mut seen: Vec<usize> = entity
+        .primary
+        .pk
+        .composites
+        .iter()
+        .map(|c| c.field)
+        .collect();
+    let pk_attribute = &entity.primary.pk.attribute;
+    let pk = compose_block(entity, &entity.primary.pk);
+    let sk = match &entity.primary.sk {
+        Some(sk) => {
+            // A field in both keys is one parameter, used by both.
+            for c in &sk.composites {
+                if !seen.contains(&c.field) {
+                    seen.push(c.field);
+                    let field = &entity.fields[c.field];
+                    let (ident, ty) = (field.ident, field.ty);
+                    params.push(quote!(#ident: impl #krate::KeyArg<#ty>));
+                }
+            }
+            let attribute = &sk.attribute;
+            let compose = compose_block(entity, sk);
+            quote!(::core::option::Option::Some((#attribute, #compose)))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        /// The table key (what `get` and `delete` take) from its composites.
+        pub fn key(#(#params),*) -> #krate::PrimaryKey {
+            #krate::PrimaryKey { pk_attribute: #pk_attribute, pk: #pk, sk: #sk }
+        }
+    }
+}
+
+/// A composite whose type cannot be a key fails here, with the error on the
+/// composite's name in the attribute.
+fn composite_type_checks(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let indexes = std::iter::once(&entity.primary).chain(&entity.indexes);
+    let mut checks = TokenStream::new();
+    for index in indexes {
+        for (_, key) in index.keys() {
+            for c in &key.composites {
+                let ty = entity.fields[c.field].ty;
+                checks.extend(quote_spanned! {c.token=>
+                    #krate::__private::assert_key_part::<#ty>();
+                });
+            }
+        }
+    }
+    checks
+}

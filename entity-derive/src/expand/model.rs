@@ -1,0 +1,83 @@
+//! `Entity::MODEL`: the static description the client reads.
+
+use crate::check::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE};
+use crate::model::{Entity, Index, IndexKind, Key};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn expand(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let name = &entity.name;
+    let version = entity.version;
+    let schema = &entity.schema;
+    let schema_version = entity.schema_version;
+    let table = match &entity.table {
+        Some(table) => quote!(::core::option::Option::Some(#table)),
+        None => quote!(::core::option::Option::None),
+    };
+    let primary = index(entity, &entity.primary);
+    let indexes = entity.indexes.iter().map(|i| index(entity, i));
+    let fields = entity.fields.iter().map(|f| {
+        let field = f.ident.to_string();
+        let attribute = &f.attribute;
+        quote!(#krate::FieldModel { field: #field, attribute: #attribute })
+    });
+    quote! {
+        const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
+            name: #name,
+            version: #version,
+            schema: #schema,
+            schema_version: #schema_version,
+            table: #table,
+            identity_attribute: #IDENTITY_ATTRIBUTE,
+            version_attribute: #VERSION_ATTRIBUTE,
+            primary: #primary,
+            indexes: &[#(#indexes),*],
+            fields: &[#(#fields),*],
+        };
+    }
+}
+
+fn index(entity: &Entity, index: &Index) -> TokenStream {
+    let krate = &entity.krate;
+    let name = index.name.to_string();
+    let physical = match &index.physical {
+        Some(p) => quote!(::core::option::Option::Some(#p)),
+        None => quote!(::core::option::Option::None),
+    };
+    let kind = match index.kind {
+        IndexKind::Primary => quote!(Primary),
+        IndexKind::Global => quote!(Global),
+        IndexKind::Local => quote!(Local),
+    };
+    let pk = key(entity, &index.pk);
+    let sk = match &index.sk {
+        Some(sk) => {
+            let sk = key(entity, sk);
+            quote!(::core::option::Option::Some(#sk))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #krate::IndexModel {
+            name: #name,
+            index_name: #physical,
+            kind: #krate::IndexKind::#kind,
+            pk: #pk,
+            sk: #sk,
+        }
+    }
+}
+
+fn key(entity: &Entity, key: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let attribute = &key.attribute;
+    let template = key.template(&entity.fields);
+    let composites = key
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ident.to_string());
+    quote! {
+        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template }
+    }
+}

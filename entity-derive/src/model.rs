@@ -1,0 +1,488 @@
+//! Stage 1b: the resolved model of an entity. Names are final (renames and
+//! casing applied), composites point at fields, and every key is a template
+//! of literal and field segments. Each node keeps its source span.
+
+use crate::attr::{self, Casing, RawIndexKind, RawKey};
+use crate::ctxt::{did_you_mean, Ctxt};
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Ident, LitStr};
+
+pub struct Entity<'a> {
+    pub ident: &'a Ident,
+    pub vis: &'a syn::Visibility,
+    pub krate: TokenStream,
+    pub name: String,
+    pub version: u32,
+    pub schema: String,
+    pub schema_version: u32,
+    pub table: Option<String>,
+    pub fields: Vec<Field<'a>>,
+    pub primary: Index,
+    pub indexes: Vec<Index>,
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a syn::Type,
+    pub attribute: String,
+    pub serde: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexKind {
+    Primary,
+    Global,
+    Local,
+}
+
+pub struct Index {
+    /// The logical name (`primary` for the table).
+    pub name: Ident,
+    pub kind: IndexKind,
+    /// The physical index name; `None` for the table.
+    pub physical: Option<LitStr>,
+    pub pk: Key,
+    pub sk: Option<Key>,
+    /// Whether `pk(...)` was written (LSIs may leave it out).
+    pub pk_written: bool,
+}
+
+#[derive(Clone)]
+pub struct Key {
+    pub attribute: String,
+    /// The `pk`/`sk` token, or the `attr = "..."` literal when given.
+    pub span: Span,
+    pub segments: Vec<Segment>,
+    pub composites: Vec<Composite>,
+}
+
+#[derive(Clone)]
+pub struct Composite {
+    pub field: usize,
+    /// Where the composite is named, for errors on it.
+    pub token: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    Literal(String),
+    /// A value with its label (`taskid_`), pointing into `Key::composites`.
+    Field {
+        label: String,
+        composite: usize,
+    },
+}
+
+/// Text pieces of a key in write order: literal text (separators included)
+/// and composite values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Text(String),
+    Value(usize),
+}
+
+impl Key {
+    /// The key as literal text and values, with `#` between segments and
+    /// labels folded into the text before their value.
+    pub fn pieces(&self) -> Vec<Piece> {
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut text = String::new();
+        for (i, segment) in self.segments.iter().enumerate() {
+            if i > 0 {
+                text.push('#');
+            }
+            match segment {
+                Segment::Literal(literal) => text.push_str(literal),
+                Segment::Field { label, composite } => {
+                    text.push_str(label);
+                    pieces.push(Piece::Text(std::mem::take(&mut text)));
+                    pieces.push(Piece::Value(*composite));
+                }
+            }
+        }
+        pieces.push(Piece::Text(text));
+        pieces.retain(|p| *p != Piece::Text(String::new()));
+        pieces
+    }
+
+    /// The template with `{field}` where values go, for docs and the model.
+    pub fn template(&self, fields: &[Field]) -> String {
+        let mut out = String::new();
+        for piece in self.pieces() {
+            match piece {
+                Piece::Text(text) => out.push_str(&text),
+                Piece::Value(c) => {
+                    out.push('{');
+                    out.push_str(&fields[self.composites[c].field].ident.to_string());
+                    out.push('}');
+                }
+            }
+        }
+        out
+    }
+
+    /// Literal text before composite `k`'s value, after composite `k - 1`'s
+    /// (the whole key when there are no composites).
+    pub fn text_before(&self, k: usize) -> String {
+        let pieces = self.pieces();
+        let mut seen = 0;
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Value(_) if seen == k => return out,
+                Piece::Value(_) => {
+                    seen += 1;
+                    out.clear();
+                }
+                Piece::Text(text) => out.push_str(&text),
+            }
+        }
+        out
+    }
+}
+
+impl Index {
+    pub fn keys(&self) -> impl Iterator<Item = (&'static str, &Key)> {
+        std::iter::once(("pk", &self.pk)).chain(self.sk.iter().map(|k| ("sk", k)))
+    }
+}
+
+/// Builds the model, reporting what cannot be resolved. Cross-cutting rules
+/// are `check.rs`'s.
+pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
+    let named = match &input.data {
+        syn::Data::Struct(syn::DataStruct {
+            fields: syn::Fields::Named(named),
+            ..
+        }) => named,
+        _ => {
+            cx.error(
+                &input.ident,
+                "`#[derive(Entity)]` needs a struct with named fields",
+            );
+            return None;
+        }
+    };
+    if !input.generics.params.is_empty() {
+        cx.error(
+            &input.generics,
+            "entities cannot be generic: their keys and item shape are fixed at compile time",
+        );
+    }
+    let raw = attr::read_entity(cx, &input.attrs);
+    let fields: Vec<Field> = named
+        .named
+        .iter()
+        .map(|f| {
+            let ident = f.ident.as_ref().expect("named field");
+            let raw_field = attr::read_field(cx, &f.attrs);
+            let name = ident.to_string();
+            let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+            let attribute = match (&raw_field.rename, raw.rename_all) {
+                (Some(lit), _) => lit.value(),
+                (None, Some(rule)) => rule.apply(&name),
+                (None, None) => name,
+            };
+            Field {
+                ident,
+                ty: &f.ty,
+                attribute,
+                serde: raw_field.serde,
+            }
+        })
+        .collect();
+
+    let krate = match &raw.krate {
+        Some(path) => quote!(#path),
+        None => crate_path(),
+    };
+    let name = raw
+        .name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| input.ident.to_string());
+    let entity_casing = raw.casing.unwrap_or(Casing::Lower);
+    let naming = Naming {
+        schema: raw.schema.as_ref(),
+        schema_version: raw.schema_version.map_or(1, |v| v.0),
+        entity: &name,
+        fields: &fields,
+    };
+
+    let pk = match &raw.pk {
+        Some(key) => naming.key(cx, key, "pk", entity_casing),
+        None => {
+            cx.error(&input.ident, "missing `#[pk(...)]`: every entity needs a partition key, such as `#[pk(user_id)]`");
+            return None;
+        }
+    };
+    let sk = raw
+        .sk
+        .as_ref()
+        .map(|key| naming.key(cx, key, "sk", entity_casing));
+    let primary = Index {
+        name: Ident::new("primary", Span::call_site()),
+        kind: IndexKind::Primary,
+        physical: None,
+        pk,
+        sk,
+        pk_written: true,
+    };
+    let indexes = raw
+        .indexes
+        .iter()
+        .filter_map(|index| build_index(cx, &naming, index, &primary, entity_casing))
+        .collect();
+
+    let schema_version = naming.schema_version;
+    Some(Entity {
+        ident: &input.ident,
+        vis: &input.vis,
+        krate,
+        name: name.clone(),
+        version: raw.version.map_or(1, |v| v.0),
+        schema: raw.schema.as_ref().map(LitStr::value).unwrap_or_default(),
+        schema_version,
+        table: raw.table.as_ref().map(LitStr::value),
+        fields,
+        primary,
+        indexes,
+    })
+}
+
+fn build_index(
+    cx: &Ctxt,
+    naming: &Naming,
+    raw: &attr::RawIndex,
+    primary: &Index,
+    entity_casing: Casing,
+) -> Option<Index> {
+    let Some(name) = raw.name.clone() else {
+        cx.error_at(
+            raw.span,
+            "an index needs a logical name first: `#[index(by_project, gsi = \"gsi1\", pk(...))]`",
+        );
+        return None;
+    };
+    let Some((kind, physical)) = raw.physical.clone() else {
+        cx.error(
+            &name,
+            format!(
+                "index `{name}` needs its physical index: add `gsi = \"...\"` or `lsi = \"...\"`"
+            ),
+        );
+        return None;
+    };
+    let casing = raw.casing.unwrap_or(entity_casing);
+    let kind = match kind {
+        RawIndexKind::Global => IndexKind::Global,
+        RawIndexKind::Local => IndexKind::Local,
+    };
+    let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
+    let pk = match (&raw.pk, kind) {
+        (Some(key), _) => naming.key(cx, key, &default_attr("pk"), casing),
+        (None, IndexKind::Local) => primary.pk.clone(),
+        (None, _) => {
+            cx.error(
+                &name,
+                format!("index `{name}` needs a partition key: add `pk(field, ...)`"),
+            );
+            return None;
+        }
+    };
+    let sk = raw
+        .sk
+        .as_ref()
+        .map(|key| naming.key(cx, key, &default_attr("sk"), casing));
+    Some(Index {
+        name,
+        kind,
+        physical: Some(physical),
+        pk,
+        sk,
+        pk_written: raw.pk.is_some(),
+    })
+}
+
+struct Naming<'n, 'a> {
+    schema: Option<&'n LitStr>,
+    schema_version: u32,
+    entity: &'n str,
+    fields: &'n [Field<'a>],
+}
+
+impl Naming<'_, '_> {
+    fn field(&self, cx: &Ctxt, ident: &Ident) -> Option<usize> {
+        let found = self.fields.iter().position(|f| f.ident == ident);
+        if found.is_none() {
+            let names: Vec<String> = self.fields.iter().map(|f| f.ident.to_string()).collect();
+            cx.error(
+                ident,
+                format!(
+                    "unknown field `{ident}` in key{}",
+                    did_you_mean(&ident.to_string(), names.iter().map(String::as_str))
+                ),
+            );
+        }
+        found
+    }
+
+    fn key(&self, cx: &Ctxt, raw: &RawKey, default_attribute: &str, casing: Casing) -> Key {
+        let casing = raw.casing.unwrap_or(casing);
+        let (attribute, span) = match &raw.attribute {
+            Some(lit) => (lit.value(), lit.span()),
+            None => (default_attribute.to_owned(), raw.span),
+        };
+        let mut key = Key {
+            attribute,
+            span,
+            segments: Vec::new(),
+            composites: Vec::new(),
+        };
+        match &raw.format {
+            Some(format) => {
+                if let Some(first) = raw.composites.first() {
+                    cx.error(first, "a key takes either a field list or `format = \"...\"`, not both: put the fields in the format as `{field}`");
+                }
+                self.parse_format(cx, format, &mut key);
+            }
+            None => self.default_format(cx, raw, casing, &mut key),
+        }
+        key
+    }
+
+    /// `$<schema>#v<version>#<entity>#<attr>_<value>#...` (seed 002's format).
+    fn default_format(&self, cx: &Ctxt, raw: &RawKey, casing: Casing, key: &mut Key) {
+        let Some(schema) = self.schema else {
+            cx.error_at(
+                raw.span,
+                "the default key format `$<schema>#v<version>#<entity>#...` needs a schema name: add `#[entity(schema = \"myapp\")]`, or give this key a `format = \"...\"`",
+            );
+            return;
+        };
+        key.segments.push(Segment::Literal(format!(
+            "${}",
+            casing.apply(&schema.value())
+        )));
+        key.segments.push(Segment::Literal(
+            casing.apply(&format!("v{}", self.schema_version)),
+        ));
+        key.segments
+            .push(Segment::Literal(casing.apply(self.entity)));
+        for ident in &raw.composites {
+            let Some(field) = self.field(cx, ident) else {
+                continue;
+            };
+            let label = format!("{}_", casing.apply(&self.fields[field].attribute));
+            key.segments.push(Segment::Field {
+                label,
+                composite: key.composites.len(),
+            });
+            key.composites.push(Composite {
+                field,
+                token: ident.span(),
+            });
+        }
+    }
+
+    /// `USER#{user_id}`, `ORDER#{day}#{order_id}`, `profile`.
+    fn parse_format(&self, cx: &Ctxt, format: &LitStr, key: &mut Key) {
+        let text = format.value();
+        for segment in text.split('#') {
+            if segment.is_empty() {
+                cx.error(
+                    format,
+                    "empty segment in key format: segments are separated by a single `#`",
+                );
+                continue;
+            }
+            match segment.find('{') {
+                None if segment.contains('}') => {
+                    cx.error(
+                        format,
+                        format!("unmatched `}}` in key format segment `{segment}`"),
+                    );
+                }
+                None => key.segments.push(Segment::Literal(segment.to_owned())),
+                Some(open) => {
+                    let (label, rest) = segment.split_at(open);
+                    let Some(name) = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}'))
+                    else {
+                        cx.error(
+                            format,
+                            format!("a field fills the end of its segment: write `label{{field}}`, not `{segment}`"),
+                        );
+                        continue;
+                    };
+                    if name.contains(['{', '}']) || label.contains('}') {
+                        cx.error(format, format!("one field per segment: `{segment}`"));
+                        continue;
+                    }
+                    let ident = match syn::parse_str::<Ident>(name) {
+                        Ok(ident) => Ident::new(&ident.to_string(), format.span()),
+                        Err(_) => {
+                            cx.error(format, format!("`{{{name}}}` is not a field name"));
+                            continue;
+                        }
+                    };
+                    let Some(field) = self.field(cx, &ident) else {
+                        continue;
+                    };
+                    key.segments.push(Segment::Field {
+                        label: label.to_owned(),
+                        composite: key.composites.len(),
+                    });
+                    key.composites.push(Composite {
+                        field,
+                        token: format.span(),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// `::entity_core`, or wherever the user's crate reaches it.
+fn crate_path() -> TokenStream {
+    use proc_macro_crate::{crate_name, FoundCrate};
+    for (package, reexport) in [("entity-core", false), ("entity-client", true)] {
+        match crate_name(package) {
+            Ok(FoundCrate::Itself) if !reexport => return quote!(::entity_core),
+            Ok(FoundCrate::Itself) => return quote!(::entity_client),
+            Ok(FoundCrate::Name(name)) => {
+                let ident = Ident::new(&name, Span::call_site());
+                return quote!(::#ident);
+            }
+            Err(_) => {}
+        }
+    }
+    quote!(::entity_core)
+}
+
+/// The runtime crate's path: `#[entity(crate = "...")]` when given, else
+/// found from the user's dependencies. Used where no full model is built.
+pub fn crate_path_for_key_part(cx: &Ctxt, attrs: &[syn::Attribute]) -> TokenStream {
+    for attr in attrs
+        .iter()
+        .filter(|a| a.path().is_ident("entity") || a.path().is_ident("key_part"))
+    {
+        let mut found = None;
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                let lit: LitStr = meta.value()?.parse()?;
+                match lit.parse::<syn::Path>() {
+                    Ok(path) => found = Some(quote!(#path)),
+                    Err(e) => cx.syn_error(e),
+                }
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+        if let Some(path) = found {
+            return path;
+        }
+    }
+    crate_path()
+}
