@@ -54,6 +54,7 @@ extern crate self as entity_core;
 pub mod attr;
 mod entity;
 mod error;
+pub mod expr;
 pub mod key;
 pub mod model;
 mod query;

@@ -2,6 +2,7 @@
 //! errors. One file per generated piece.
 
 mod accessors;
+mod fields;
 mod item;
 mod keys;
 mod model;
@@ -15,12 +16,14 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let keys = keys::expand(entity);
     let accessors = accessors::expand(entity);
     let item = item::expand(entity);
+    let fields = fields::expand(entity);
     let model = model::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
     quote! {
         #keys
         #accessors
+        #fields
         #[automatically_derived]
         impl #krate::Entity for #ident {
             #model

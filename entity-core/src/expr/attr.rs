@@ -1,0 +1,126 @@
+//! Typed field handles.
+
+use crate::attr::{AttributeError, ToAttribute};
+use aws_sdk_dynamodb::types::AttributeValue;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A field of entity `E` holding a `T`, stored in one attribute. `M` is its
+/// role: [`Plain`], [`TableKeyComposite`], or a generated marker for index
+/// key composites that change together.
+pub struct Attr<E, T, M = Plain> {
+    name: &'static str,
+    marker: PhantomData<fn() -> (E, T, M)>,
+}
+
+impl<E, T, M> Attr<E, T, M> {
+    /// A handle on attribute `name` (generated code calls this).
+    pub const fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            marker: PhantomData,
+        }
+    }
+
+    /// The attribute name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+impl<E, T, M> Clone for Attr<E, T, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E, T, M> Copy for Attr<E, T, M> {}
+
+impl<E, T, M> fmt::Debug for Attr<E, T, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Attr({})", self.name)
+    }
+}
+
+/// The role of an ordinary field: it can be set, removed and compared.
+#[derive(Debug, Clone, Copy)]
+pub struct Plain;
+
+/// The role of a table key composite: part of the item's identity, so an
+/// update can never change it.
+#[derive(Debug, Clone, Copy)]
+pub struct TableKeyComposite;
+
+/// Roles whose fields an update may change on their own.
+///
+/// Table key composites never change (the item's key would); secondary index
+/// key composites change only through the entity's generated group setter
+/// (`Task::set_priority_status(..)`), which recomposes every index key they
+/// are part of. The marker type of such a field is named after the fields
+/// that go together.
+#[diagnostic::on_unimplemented(
+    message = "fields of role `{Self}` cannot be set on their own in an update",
+    label = "this field is a key composite",
+    note = "table key composites never change in an update: put a new item and delete the old one",
+    note = "index key composites change together, through the entity's generated `set_<fields>` group setter, which recomposes the index keys"
+)]
+pub trait Settable {}
+
+impl Settable for Plain {}
+
+/// A value usable where a `T` is stored: `T` itself, `&T`, `&str` for
+/// `String`, and `X` for `Option<X>`.
+pub trait IntoAttr<T> {
+    /// The attribute value (`NULL` for `None`).
+    fn into_attr(self) -> Result<AttributeValue, AttributeError>;
+}
+
+fn present(
+    value: Result<Option<AttributeValue>, AttributeError>,
+) -> Result<AttributeValue, AttributeError> {
+    value.map(|v| v.unwrap_or(AttributeValue::Null(true)))
+}
+
+impl<T: ToAttribute> IntoAttr<T> for T {
+    fn into_attr(self) -> Result<AttributeValue, AttributeError> {
+        present(self.to_attribute())
+    }
+}
+
+impl<T: ToAttribute> IntoAttr<T> for &T {
+    fn into_attr(self) -> Result<AttributeValue, AttributeError> {
+        present(self.to_attribute())
+    }
+}
+
+impl IntoAttr<String> for &str {
+    fn into_attr(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::S(self.to_owned()))
+    }
+}
+
+impl<T: ToAttribute> IntoAttr<Option<T>> for T {
+    fn into_attr(self) -> Result<AttributeValue, AttributeError> {
+        present(self.to_attribute())
+    }
+}
+
+impl IntoAttr<Option<String>> for &str {
+    fn into_attr(self) -> Result<AttributeValue, AttributeError> {
+        Ok(AttributeValue::S(self.to_owned()))
+    }
+}
+
+/// Number types, which `add` and `subtract` work on.
+pub trait Numeric: ToAttribute {
+    /// Zero, for `if_not_exists(attr, 0) + n`.
+    fn zero() -> AttributeValue {
+        AttributeValue::N("0".to_owned())
+    }
+}
+
+macro_rules! numeric {
+    ($($ty:ty),*) => { $(impl Numeric for $ty {})* };
+}
+numeric!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+impl<T: Numeric> Numeric for Option<T> {}

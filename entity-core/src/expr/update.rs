@@ -1,0 +1,337 @@
+//! Update actions over an entity's fields.
+
+use super::attr::{Attr, IntoAttr, Numeric, Settable};
+use super::condition::Condition;
+use super::placeholders::Placeholders;
+use crate::attr::{AttributeError, SetMember, ToAttribute};
+use aws_sdk_dynamodb::types::AttributeValue;
+use std::marker::PhantomData;
+
+type Value = Result<AttributeValue, AttributeError>;
+
+#[derive(Debug, Clone)]
+enum SetAction {
+    Value(Value),
+    IfNotExists(Value),
+    Add(Value, AttributeValue),
+    Subtract(Value, AttributeValue),
+    Append(Value),
+    Prepend(Value),
+}
+
+/// The changes of one update, typed by entity.
+///
+/// Table key composites have no setter (their handles are not
+/// [`Settable`]); index key composites change through the entity's generated
+/// group setter, which recomposes their index keys ([`IndexChange`]).
+///
+/// ```
+/// use entity_core::{Entity, expr::{Placeholders, Update}};
+///
+/// #[derive(Entity)]
+/// #[entity(schema = "app")]
+/// #[pk(id)]
+/// struct Doc { id: String, views: u32, title: Option<String>, tags: Vec<String> }
+///
+/// let f = Doc::fields();
+/// let update = Update::<Doc>::new()
+///     .set(f.title, "Hello")
+///     .add(f.views, 1u32)
+///     .append(f.tags, vec!["new".to_owned()]);
+/// let mut placeholders = Placeholders::default();
+/// assert_eq!(
+///     update.render(&mut placeholders).unwrap(),
+///     "SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1) + :v2, #n2 = list_append(if_not_exists(#n2, :v3), :v4)"
+/// );
+/// ```
+#[derive(Debug)]
+pub struct Update<E> {
+    sets: Vec<(String, SetAction)>,
+    removes: Vec<&'static str>,
+    adds: Vec<(&'static str, Value)>,
+    deletes: Vec<(&'static str, Value)>,
+    guards: Vec<Condition<E>>,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E> Clone for Update<E> {
+    fn clone(&self) -> Self {
+        Self {
+            sets: self.sets.clone(),
+            removes: self.removes.clone(),
+            adds: self.adds.clone(),
+            deletes: self.deletes.clone(),
+            guards: self.guards.clone(),
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> Default for Update<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E> Update<E> {
+    /// No changes yet.
+    pub fn new() -> Self {
+        Self {
+            sets: Vec::new(),
+            removes: Vec::new(),
+            adds: Vec::new(),
+            deletes: Vec::new(),
+            guards: Vec::new(),
+            entity: PhantomData,
+        }
+    }
+
+    /// True when nothing would change.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+            && self.removes.is_empty()
+            && self.adds.is_empty()
+            && self.deletes.is_empty()
+    }
+
+    /// The attributes this update writes, in order.
+    pub fn attributes(&self) -> impl Iterator<Item = &str> {
+        self.sets
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .chain(self.removes.iter().copied())
+            .chain(self.adds.iter().map(|(name, _)| *name))
+            .chain(self.deletes.iter().map(|(name, _)| *name))
+    }
+
+    /// `SET attr = value`.
+    pub fn set<T, M: Settable>(mut self, attr: Attr<E, T, M>, value: impl IntoAttr<T>) -> Self {
+        self.sets
+            .push((attr.name().to_owned(), SetAction::Value(value.into_attr())));
+        self
+    }
+
+    /// `SET attr = if_not_exists(attr, value)`: set only when absent.
+    pub fn set_if_not_exists<T, M: Settable>(
+        mut self,
+        attr: Attr<E, T, M>,
+        value: impl IntoAttr<T>,
+    ) -> Self {
+        self.sets.push((
+            attr.name().to_owned(),
+            SetAction::IfNotExists(value.into_attr()),
+        ));
+        self
+    }
+
+    /// `REMOVE attr` (optional fields only).
+    pub fn remove<T, M: Settable>(mut self, attr: Attr<E, Option<T>, M>) -> Self {
+        self.removes.push(attr.name());
+        self
+    }
+
+    /// `SET attr = if_not_exists(attr, 0) + n`.
+    pub fn add<T: Numeric, M: Settable>(
+        mut self,
+        attr: Attr<E, T, M>,
+        n: impl IntoAttr<T>,
+    ) -> Self {
+        self.sets.push((
+            attr.name().to_owned(),
+            SetAction::Add(n.into_attr(), T::zero()),
+        ));
+        self
+    }
+
+    /// `SET attr = if_not_exists(attr, 0) - n`.
+    pub fn subtract<T: Numeric, M: Settable>(
+        mut self,
+        attr: Attr<E, T, M>,
+        n: impl IntoAttr<T>,
+    ) -> Self {
+        self.sets.push((
+            attr.name().to_owned(),
+            SetAction::Subtract(n.into_attr(), T::zero()),
+        ));
+        self
+    }
+
+    /// Appends to a list: `SET attr = list_append(if_not_exists(attr, []), items)`.
+    pub fn append<X: ToAttribute, M: Settable>(
+        mut self,
+        attr: Attr<E, Vec<X>, M>,
+        items: Vec<X>,
+    ) -> Self {
+        self.sets.push((
+            attr.name().to_owned(),
+            SetAction::Append(IntoAttr::<Vec<X>>::into_attr(items)),
+        ));
+        self
+    }
+
+    /// Prepends to a list: `SET attr = list_append(items, if_not_exists(attr, []))`.
+    pub fn prepend<X: ToAttribute, M: Settable>(
+        mut self,
+        attr: Attr<E, Vec<X>, M>,
+        items: Vec<X>,
+    ) -> Self {
+        self.sets.push((
+            attr.name().to_owned(),
+            SetAction::Prepend(IntoAttr::<Vec<X>>::into_attr(items)),
+        ));
+        self
+    }
+
+    /// Adds members to a set: `ADD attr :members`.
+    pub fn add_to_set<S, M: Settable>(mut self, attr: Attr<E, S, M>, members: S) -> Self
+    where
+        S: ToAttribute + IntoIterator,
+        S::Item: SetMember,
+    {
+        self.adds
+            .push((attr.name(), IntoAttr::<S>::into_attr(members)));
+        self
+    }
+
+    /// Removes members from a set: `DELETE attr :members`.
+    pub fn delete_from_set<S, M: Settable>(mut self, attr: Attr<E, S, M>, members: S) -> Self
+    where
+        S: ToAttribute + IntoIterator,
+        S::Item: SetMember,
+    {
+        self.deletes
+            .push((attr.name(), IntoAttr::<S>::into_attr(members)));
+        self
+    }
+
+    /// Applies a group change of index key composites (from the entity's
+    /// generated `set_<fields>` setter), with its recomposed index keys.
+    pub fn apply(mut self, change: IndexChange<E>) -> Self {
+        for (name, value) in change.sets {
+            self.sets.push((name, SetAction::Value(value)));
+        }
+        self.guards.extend(change.guards);
+        self
+    }
+
+    /// Conditions the update needs to stay consistent (from group changes).
+    pub fn guards(&self) -> Option<Condition<E>> {
+        self.guards.iter().cloned().reduce(Condition::and)
+    }
+
+    /// `SET key = value` for a composed key or an attribute the framework
+    /// maintains (generated code and the client).
+    #[doc(hidden)]
+    pub fn set_raw(mut self, attribute: &str, value: AttributeValue) -> Self {
+        self.sets
+            .push((attribute.to_owned(), SetAction::Value(Ok(value))));
+        self
+    }
+
+    /// The `UpdateExpression`, adding names and values to `placeholders`.
+    pub fn render(&self, p: &mut Placeholders) -> Result<String, AttributeError> {
+        let mut clauses = Vec::new();
+        if !self.sets.is_empty() {
+            let mut parts = Vec::with_capacity(self.sets.len());
+            for (name, action) in &self.sets {
+                let n = p.name(name);
+                parts.push(match action {
+                    SetAction::Value(v) => format!("{n} = {}", p.value(v.clone()?)),
+                    SetAction::IfNotExists(v) => {
+                        format!("{n} = if_not_exists({n}, {})", p.value(v.clone()?))
+                    }
+                    SetAction::Add(v, zero) | SetAction::Subtract(v, zero) => {
+                        let op = if matches!(action, SetAction::Add(..)) {
+                            '+'
+                        } else {
+                            '-'
+                        };
+                        let zero = p.value(zero.clone());
+                        format!(
+                            "{n} = if_not_exists({n}, {zero}) {op} {}",
+                            p.value(v.clone()?)
+                        )
+                    }
+                    SetAction::Append(v) => {
+                        let empty = p.value(AttributeValue::L(Vec::new()));
+                        format!(
+                            "{n} = list_append(if_not_exists({n}, {empty}), {})",
+                            p.value(v.clone()?)
+                        )
+                    }
+                    SetAction::Prepend(v) => {
+                        let empty = p.value(AttributeValue::L(Vec::new()));
+                        let items = p.value(v.clone()?);
+                        format!("{n} = list_append({items}, if_not_exists({n}, {empty}))")
+                    }
+                });
+            }
+            clauses.push(format!("SET {}", parts.join(", ")));
+        }
+        if !self.removes.is_empty() {
+            let names: Vec<String> = self.removes.iter().map(|name| p.name(name)).collect();
+            clauses.push(format!("REMOVE {}", names.join(", ")));
+        }
+        for (keyword, actions) in [("ADD", &self.adds), ("DELETE", &self.deletes)] {
+            if !actions.is_empty() {
+                let mut parts = Vec::with_capacity(actions.len());
+                for (name, v) in actions {
+                    let n = p.name(name);
+                    parts.push(format!("{n} {}", p.value(v.clone()?)));
+                }
+                clauses.push(format!("{keyword} {}", parts.join(", ")));
+            }
+        }
+        Ok(clauses.join(" "))
+    }
+}
+
+/// A change of index key composites that go together, with every index key
+/// they are part of recomposed. Made by the entity's generated group setter
+/// (`Task::set_priority_status(3, Status::Done)`); applied with
+/// [`Update::apply`].
+#[derive(Debug)]
+pub struct IndexChange<E> {
+    sets: Vec<(String, Value)>,
+    guards: Vec<Condition<E>>,
+}
+
+impl<E> IndexChange<E> {
+    /// An empty change (generated code fills it).
+    #[doc(hidden)]
+    pub fn new() -> Self {
+        Self {
+            sets: Vec::new(),
+            guards: Vec::new(),
+        }
+    }
+
+    /// Sets a field.
+    #[doc(hidden)]
+    pub fn field<T: ToAttribute>(mut self, attribute: &str, value: &T) -> Self {
+        let value = value
+            .to_attribute()
+            .map(|v| v.unwrap_or(AttributeValue::Null(true)));
+        self.sets.push((attribute.to_owned(), value));
+        self
+    }
+
+    /// Sets a recomposed key.
+    #[doc(hidden)]
+    pub fn key(mut self, attribute: &str, key: String) -> Self {
+        self.sets
+            .push((attribute.to_owned(), Ok(AttributeValue::S(key))));
+        self
+    }
+
+    /// Requires a table key composite, used in a recomposed key, to hold the
+    /// value it was given.
+    #[doc(hidden)]
+    pub fn guard<T: ToAttribute>(mut self, attribute: &str, value: &T) -> Self {
+        if let Ok(Some(value)) = value.to_attribute() {
+            self.guards
+                .push(Condition::attribute_equals(attribute, value));
+        }
+        self
+    }
+}

@@ -1,0 +1,254 @@
+//! Field handles for conditions, filters and updates (`Task::fields()`),
+//! their roles, and the group setters of index key composites.
+//!
+//! A table key composite has role `TableKeyComposite` and no setter at all.
+//! Index key composites that share an index key form a group (the connected
+//! fields across all secondary index keys); each group gets a marker role,
+//! named after its fields (`TaskPriorityStatusTogether`), that updates
+//! refuse, and one setter, `Task::set_priority_status(..)`, that sets the
+//! fields and recomposes every index key they are part of.
+
+use super::key_names;
+use crate::model::{Entity, IndexKind};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::Ident;
+
+pub fn expand(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let vis = entity.vis;
+    let fields_ty = format_ident!("{}Fields", ident);
+    let groups = groups(entity);
+    let table_key = table_key_fields(entity);
+
+    let mut markers = TokenStream::new();
+    let mut setters = TokenStream::new();
+    let mut roles: Vec<TokenStream> = entity
+        .fields
+        .iter()
+        .map(|_| quote!(#krate::expr::Plain))
+        .collect();
+    for &f in &table_key {
+        roles[f] = quote!(#krate::expr::TableKeyComposite);
+    }
+    for group in &groups {
+        let names: Vec<String> = group.iter().map(|&f| field_name(entity, f)).collect();
+        let marker = format_ident!(
+            "{}{}Together",
+            ident,
+            names.iter().map(|n| pascal(n)).collect::<String>()
+        );
+        let setter = format_ident!("set_{}", names.join("_"));
+        for &f in group {
+            roles[f] = quote!(#marker);
+        }
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let doc = format!(
+            "The update role of {list}: index key composites that change together, with [`{ident}::{setter}`]."
+        );
+        markers.extend(quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, Copy)]
+            #vis struct #marker;
+        });
+        setters.extend(group_setter(entity, group, &setter));
+    }
+
+    let handles = entity.fields.iter().zip(&roles).map(|(field, role)| {
+        let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
+        let doc = format!("`{name}`, stored as attribute `{attribute}`.");
+        quote! {
+            #[doc = #doc]
+            pub #name: #krate::expr::Attr<#ident, #ty, #role>
+        }
+    });
+    let inits = entity.fields.iter().map(|field| {
+        let (name, attribute) = (field.ident, &field.attribute);
+        quote!(#name: #krate::expr::Attr::new(#attribute))
+    });
+    let doc_fields = format!("Handles on `{ident}`'s fields, for conditions, filters and updates.");
+    quote! {
+        #[doc = #doc_fields]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fields_ty {
+            #(#handles,)*
+        }
+
+        #markers
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #doc_fields]
+            pub const fn fields() -> #fields_ty {
+                #fields_ty { #(#inits,)* }
+            }
+
+            #setters
+        }
+    }
+}
+
+fn field_name(entity: &Entity, f: usize) -> String {
+    entity.fields[f]
+        .ident
+        .to_string()
+        .trim_start_matches("r#")
+        .to_owned()
+}
+
+fn pascal(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn table_key_fields(entity: &Entity) -> Vec<usize> {
+    entity
+        .primary
+        .keys()
+        .flat_map(|(_, key)| key.composites.iter().map(|c| c.field))
+        .collect()
+}
+
+/// The connected groups of secondary index key composites (table key
+/// composites excluded), each in field order.
+fn groups(entity: &Entity) -> Vec<Vec<usize>> {
+    let table_key = table_key_fields(entity);
+    let mut group_of: Vec<Option<usize>> = vec![None; entity.fields.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for index in &entity.indexes {
+        for (which, key) in index.keys() {
+            if index.kind == IndexKind::Local && which == "pk" {
+                continue;
+            }
+            let members: Vec<usize> = key
+                .composites
+                .iter()
+                .map(|c| c.field)
+                .filter(|f| !table_key.contains(f))
+                .collect();
+            let mut target: Option<usize> = None;
+            for &f in &members {
+                match (group_of[f], target) {
+                    (Some(g), None) => target = Some(g),
+                    (Some(g), Some(t)) if g != t => {
+                        let moved = std::mem::take(&mut groups[g]);
+                        for &m in &moved {
+                            group_of[m] = Some(t);
+                        }
+                        groups[t].extend(moved);
+                    }
+                    _ => {}
+                }
+            }
+            let target = match target {
+                Some(t) => t,
+                None if members.is_empty() => continue,
+                None => {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                }
+            };
+            for &f in &members {
+                if group_of[f].is_none() {
+                    group_of[f] = Some(target);
+                    groups[target].push(f);
+                }
+            }
+        }
+    }
+    groups.retain(|g| !g.is_empty());
+    for group in &mut groups {
+        group.sort_unstable();
+    }
+    groups
+}
+
+fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let table_key = table_key_fields(entity);
+    let mut guards: Vec<usize> = Vec::new();
+    let mut keys = TokenStream::new();
+    let mut written: Vec<&str> = Vec::new();
+    let mut recomposed = Vec::new();
+    for index in &entity.indexes {
+        for (which, key) in index.keys() {
+            if index.kind == IndexKind::Local && which == "pk" {
+                continue;
+            }
+            if !key.composites.iter().any(|c| group.contains(&c.field))
+                || written.contains(&key.attribute.as_str())
+            {
+                continue;
+            }
+            written.push(&key.attribute);
+            recomposed.push(format!("`{}`", key.attribute));
+            for c in &key.composites {
+                if table_key.contains(&c.field) && !guards.contains(&c.field) {
+                    guards.push(c.field);
+                }
+            }
+            let compose_of = key_names(index, which).compose_of;
+            let args = key.composites.iter().map(|c| {
+                let name = entity.fields[c.field].ident;
+                quote!(&#name)
+            });
+            let attribute = &key.attribute;
+            keys.extend(quote!(.key(#attribute, Self::#compose_of(#(#args),*))));
+        }
+    }
+    guards.sort_unstable();
+    let params = group.iter().chain(&guards).map(|&f| {
+        let field = &entity.fields[f];
+        let (name, ty) = (field.ident, field.ty);
+        quote!(#name: #ty)
+    });
+    let sets = group.iter().map(|&f| {
+        let field = &entity.fields[f];
+        let (name, attribute) = (field.ident, &field.attribute);
+        quote!(.field(#attribute, &#name))
+    });
+    let guard_calls = guards.iter().map(|&f| {
+        let field = &entity.fields[f];
+        let (name, attribute) = (field.ident, &field.attribute);
+        quote!(.guard(#attribute, &#name))
+    });
+    let names = group
+        .iter()
+        .map(|&f| format!("`{}`", field_name(entity, f)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut doc = format!(
+        "Sets {names} together and recomposes the index keys {}.",
+        recomposed.join(", ")
+    );
+    if !guards.is_empty() {
+        let guard_names = guards
+            .iter()
+            .map(|&f| format!("`{}`", field_name(entity, f)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        doc.push_str(&format!(
+            " Those keys also hold the table key composites {guard_names}: the update is conditioned on the item holding the values given."
+        ));
+    }
+    let _ = Span::call_site();
+    quote! {
+        #[doc = #doc]
+        pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
+            #krate::expr::IndexChange::new() #(#sets)* #keys #(#guard_calls)*
+        }
+    }
+}
