@@ -6,7 +6,7 @@ use crate::ctxt::{did_you_mean, Ctxt};
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Ident, LitInt, LitStr};
+use syn::{Ident, LitStr};
 
 /// How structural key text (schema, entity and attribute names) is cased.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +98,10 @@ impl RenameRule {
 
 #[derive(Default)]
 pub struct RawEntity {
+    /// `#[entity(...)]` had an error: checks that depend on it stay quiet.
+    pub entity_errors: bool,
+    /// A `#[pk]` attribute was written (even if it failed to parse).
+    pub pk_written: bool,
     pub name: Option<LitStr>,
     pub schema: Option<LitStr>,
     pub schema_version: Option<(u32, Span)>,
@@ -128,7 +132,10 @@ pub enum RawIndexKind {
 
 pub struct RawIndex {
     pub name: Option<Ident>,
-    pub span: Span,
+    /// The whole attribute, for errors about it.
+    pub attr: syn::Attribute,
+    /// Reading it reported errors: follow-on checks stay quiet.
+    pub had_errors: bool,
     pub physical: Option<(RawIndexKind, LitStr)>,
     pub pk: Option<RawKey>,
     pub sk: Option<RawKey>,
@@ -155,41 +162,97 @@ const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
 const INDEX_KEYS: [&str; 5] = ["gsi", "lsi", "pk", "sk", "casing"];
 const FIELD_KEYS: [&str; 2] = ["rename", "serde"];
 
-fn unknown(meta: &ParseNestedMeta, what: &str, known: &[&str]) -> syn::Error {
+/// Reports an unknown key and skips its value, so later keys are still read.
+fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, what: &str, known: &[&str]) -> syn::Result<()> {
     let name = meta
         .path
         .get_ident()
         .map(|i| i.to_string())
         .unwrap_or_default();
-    meta.error(format!(
-        "unknown {what} key `{name}`{}; expected one of: {}",
+    cx.syn_error(meta.error(format!(
+        "unknown {what} key `{name}`{}; the keys are: {}",
         did_you_mean(&name, known.iter().copied()),
         known.join(", ")
-    ))
+    )));
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            if inner.input.peek(syn::Token![=]) {
+                let _: syn::Expr = inner.value()?.parse()?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
 fn is_ident(meta: &ParseNestedMeta, name: &str) -> bool {
     meta.path.is_ident(name)
 }
 
-fn casing(meta: &ParseNestedMeta) -> syn::Result<Casing> {
+/// A casing value; an unknown one is reported and read as the default.
+fn casing(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Casing>> {
     let lit: LitStr = meta.value()?.parse()?;
-    match lit.value().as_str() {
-        "lower" | "lowercase" => Ok(Casing::Lower),
-        "upper" | "uppercase" => Ok(Casing::Upper),
-        "none" | "preserve" => Ok(Casing::Preserve),
-        other => Err(syn::Error::new(
-            lit.span(),
-            format!(
-                "unknown casing `{other}`; expected \"lower\" (the default), \"upper\" or \"none\""
-            ),
-        )),
-    }
+    Ok(match lit.value().as_str() {
+        "lower" | "lowercase" => Some(Casing::Lower),
+        "upper" | "uppercase" => Some(Casing::Upper),
+        "none" | "preserve" => Some(Casing::Preserve),
+        other => {
+            cx.error(
+                &lit,
+                format!("unknown casing `{other}`; expected \"lower\" (the default), \"upper\" or \"none\""),
+            );
+            None
+        }
+    })
 }
 
-fn number(meta: &ParseNestedMeta) -> syn::Result<(u32, Span)> {
-    let lit: LitInt = meta.value()?.parse()?;
-    Ok((lit.base10_parse()?, lit.span()))
+/// A `u32` value; anything else is reported.
+fn number(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(u32, Span)>> {
+    let expr: syn::Expr = meta.value()?.parse()?;
+    let parsed = match &expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(lit),
+            ..
+        }) => lit.base10_parse::<u32>().ok().map(|v| (v, lit.span())),
+        _ => None,
+    };
+    if parsed.is_none() {
+        let name = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        cx.error(
+            &expr,
+            format!("`{name}` is a whole number from 0 to 4294967295, such as `{name} = 1`"),
+        );
+    }
+    Ok(parsed)
+}
+
+/// A string value; anything else is reported.
+fn string(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<LitStr>> {
+    let expr: syn::Expr = meta.value()?.parse()?;
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            ..
+        }) => Ok(Some(lit)),
+        other => {
+            let name = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            cx.error(
+                &other,
+                format!("`{name}` takes a string, such as `{name} = \"...\"`"),
+            );
+            Ok(None)
+        }
+    }
 }
 
 /// Reads every container attribute of the struct.
@@ -202,12 +265,17 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
         };
         match name.as_str() {
             "entity" => {
-                let result = attr.parse_nested_meta(|meta| read_entity_key(&mut raw, &meta));
+                let before = cx.error_count();
+                let result = attr.parse_nested_meta(|meta| read_entity_key(cx, &mut raw, &meta));
                 if let Err(e) = result {
                     cx.syn_error(e);
                 }
+                raw.entity_errors |= cx.error_count() > before;
             }
             "pk" | "sk" => {
+                if name == "pk" {
+                    raw.pk_written = true;
+                }
                 let key = read_key(cx, attr);
                 let slot = if name == "pk" {
                     &mut raw.pk
@@ -226,13 +294,16 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
             "index" => {
                 let mut index = RawIndex {
                     name: None,
-                    span: attr.span(),
+                    attr: attr.clone(),
+                    had_errors: false,
                     physical: None,
                     pk: None,
                     sk: None,
                     casing: None,
                 };
+                let before = cx.error_count();
                 let result = attr.parse_nested_meta(|meta| read_index_key(cx, &mut index, &meta));
+                index.had_errors = cx.error_count() > before;
                 match result {
                     Ok(()) => raw.indexes.push(index),
                     Err(e) => cx.syn_error(e),
@@ -244,37 +315,48 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
     raw
 }
 
-fn read_entity_key(raw: &mut RawEntity, meta: &ParseNestedMeta) -> syn::Result<()> {
+fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> syn::Result<()> {
     if is_ident(meta, "name") {
-        raw.name = Some(meta.value()?.parse()?);
+        raw.name = string(cx, meta)?;
     } else if is_ident(meta, "schema") {
-        raw.schema = Some(meta.value()?.parse()?);
+        raw.schema = string(cx, meta)?;
     } else if is_ident(meta, "schema_version") {
-        raw.schema_version = Some(number(meta)?);
+        raw.schema_version = number(cx, meta)?;
     } else if is_ident(meta, "version") {
-        raw.version = Some(number(meta)?);
+        raw.version = number(cx, meta)?;
     } else if is_ident(meta, "table") {
-        raw.table = Some(meta.value()?.parse()?);
+        raw.table = string(cx, meta)?;
     } else if is_ident(meta, "casing") {
-        raw.casing = Some(casing(meta)?);
+        raw.casing = casing(cx, meta)?;
     } else if is_ident(meta, "rename_all") {
-        let lit: LitStr = meta.value()?.parse()?;
-        raw.rename_all = Some(RenameRule::from_name(&lit.value()).ok_or_else(|| {
-            syn::Error::new(
-                lit.span(),
+        let Some(lit) = string(cx, meta)? else {
+            return Ok(());
+        };
+        raw.rename_all = RenameRule::from_name(&lit.value());
+        if raw.rename_all.is_none() {
+            cx.error(
+                &lit,
                 format!(
-                    "unknown rename rule `{}`{}; expected one of: {}",
+                    "unknown rename rule `{}`{}; the rules are: {}",
                     lit.value(),
                     did_you_mean(&lit.value(), RenameRule::NAMES),
                     RenameRule::NAMES.join(", ")
                 ),
-            )
-        })?);
+            );
+        }
     } else if is_ident(meta, "crate") {
-        let lit: LitStr = meta.value()?.parse()?;
-        raw.krate = Some(lit.parse()?);
+        let Some(lit) = string(cx, meta)? else {
+            return Ok(());
+        };
+        match lit.parse::<syn::Path>() {
+            Ok(path) => raw.krate = Some(path),
+            Err(_) => cx.error(
+                &lit,
+                "`crate` is the path of the runtime crate, such as `crate = \"::entity_client\"`",
+            ),
+        }
     } else {
-        return Err(unknown(meta, "`#[entity]`", &ENTITY_KEYS));
+        return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS);
     }
     Ok(())
 }
@@ -285,7 +367,7 @@ fn read_key(cx: &Ctxt, attr: &syn::Attribute) -> Option<RawKey> {
     if let syn::Meta::Path(_) = attr.meta {
         return Some(key);
     }
-    match attr.parse_nested_meta(|meta| read_key_item(&mut key, &meta)) {
+    match attr.parse_nested_meta(|meta| read_key_item(cx, &mut key, &meta)) {
         Ok(()) => Some(key),
         Err(e) => {
             cx.syn_error(e);
@@ -304,16 +386,16 @@ fn empty_key(span: Span) -> RawKey {
     }
 }
 
-fn read_key_item(key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Result<()> {
+fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         if is_ident(meta, "attr") {
-            key.attribute = Some(meta.value()?.parse()?);
+            key.attribute = string(cx, meta)?;
         } else if is_ident(meta, "format") {
-            key.format = Some(meta.value()?.parse()?);
+            key.format = string(cx, meta)?;
         } else if is_ident(meta, "casing") {
-            key.casing = Some(casing(meta)?);
+            key.casing = casing(cx, meta)?;
         } else {
-            return Err(unknown(meta, "key", &KEY_KEYS));
+            return unknown(cx, meta, "`pk(...)`/`sk(...)`", &KEY_KEYS);
         }
         return Ok(());
     }
@@ -347,7 +429,7 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
     } else if is_ident(meta, "pk") || is_ident(meta, "sk") {
         let mut key = empty_key(meta.path.span());
         if meta.input.peek(syn::token::Paren) {
-            meta.parse_nested_meta(|inner| read_key_item(&mut key, &inner))?;
+            meta.parse_nested_meta(|inner| read_key_item(cx, &mut key, &inner))?;
         } else if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
             return Err(meta.error("expected `pk(...)` or `sk(...)` listing the key's fields"));
         }
@@ -357,11 +439,15 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
             &mut index.sk
         };
         if slot.is_some() {
-            cx.error_at(key.span, "duplicate key in `#[index]`");
+            let which = if is_ident(meta, "pk") { "pk" } else { "sk" };
+            cx.error_at(
+                key.span,
+                format!("duplicate `{which}(...)`: an index has one {which}"),
+            );
         }
         *slot = Some(key);
     } else if is_ident(meta, "casing") {
-        index.casing = Some(casing(meta)?);
+        index.casing = casing(cx, meta)?;
     } else if index.name.is_none()
         && (meta.input.is_empty() || meta.input.peek(syn::Token![,]))
         && meta.path.get_ident().is_some()
@@ -372,7 +458,7 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
             "the index name comes first and only once: `#[index(by_project, gsi = \"gsi1\", ...)]`",
         ));
     } else {
-        return Err(unknown(meta, "`#[index]`", &INDEX_KEYS));
+        return unknown(cx, meta, "`#[index]`", &INDEX_KEYS);
     }
     Ok(())
 }
@@ -383,11 +469,11 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
     for attr in attrs.iter().filter(|a| a.path().is_ident("entity")) {
         let result = attr.parse_nested_meta(|meta| {
             if is_ident(&meta, "rename") {
-                raw.rename = Some(meta.value()?.parse()?);
+                raw.rename = string(cx, &meta)?;
             } else if is_ident(&meta, "serde") {
                 raw.serde = true;
             } else {
-                return Err(unknown(&meta, "field", &FIELD_KEYS));
+                return unknown(cx, &meta, "field", &FIELD_KEYS);
             }
             Ok(())
         });

@@ -178,7 +178,17 @@ fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
                 );
             }
         }
-        for (_, key) in index.keys() {
+        for (which, key) in index.keys() {
+            let lsi_reuses_table_sk = index.kind == IndexKind::Local
+                && which == "sk"
+                && entity
+                    .primary
+                    .sk
+                    .as_ref()
+                    .is_some_and(|t| t.attribute == key.attribute);
+            if lsi_reuses_table_sk {
+                continue; // reported by the local index rule
+            }
             match written
                 .iter()
                 .find(|(attribute, _, _)| *attribute == key.attribute)

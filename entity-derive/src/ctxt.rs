@@ -28,6 +28,10 @@ impl Ctxt {
         self.errors.borrow_mut().push(error);
     }
 
+    pub fn error_count(&self) -> usize {
+        self.errors.borrow().len()
+    }
+
     pub fn has_errors(&self) -> bool {
         !self.errors.borrow().is_empty()
     }
@@ -54,7 +58,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// ` (did you mean `x`?)` or nothing.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
     match nearest(name, candidates) {
-        Some(c) => format!("; did you mean `{c}`?"),
+        Some(c) => format!(" (did you mean `{c}`?)"),
         None => String::new(),
     }
 }

@@ -74,7 +74,15 @@ fn unit_enum(
                     name = meta.value()?.parse::<LitStr>()?.value();
                     Ok(())
                 } else {
-                    Err(meta.error("unknown `#[key_part]` key; expected `rename`"))
+                    let name = meta
+                        .path
+                        .get_ident()
+                        .map(|i| i.to_string())
+                        .unwrap_or_default();
+                    Err(meta.error(format!(
+                        "unknown `#[key_part]` key `{name}`{}; the only key is `rename`",
+                        crate::ctxt::did_you_mean(&name, ["rename"])
+                    )))
                 }
             });
             if let Err(e) = result {

@@ -30,7 +30,7 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
         _ => {
             let krate = model::crate_path_for_key_part(&ctxt::Ctxt::default(), &input.attrs);
             let mut out = cx.into_compile_errors();
-            if matches!(input.data, syn::Data::Struct(_)) {
+            if matches!(input.data, syn::Data::Struct(_)) && input.generics.params.is_empty() {
                 out.extend(expand::fallback(&input, &krate));
             }
             out.into()

@@ -169,6 +169,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
             &input.generics,
             "entities cannot be generic: their keys and item shape are fixed at compile time",
         );
+        return None;
     }
     let raw = attr::read_entity(cx, &input.attrs);
     let fields: Vec<Field> = named
@@ -204,6 +205,8 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         .unwrap_or_else(|| input.ident.to_string());
     let entity_casing = raw.casing.unwrap_or(Casing::Lower);
     let naming = Naming {
+        // An `#[entity]` attribute with errors may have lost its schema.
+        schema_reported: std::cell::Cell::new(raw.entity_errors),
         schema: raw.schema.as_ref(),
         schema_version: raw.schema_version.map_or(1, |v| v.0),
         entity: &name,
@@ -212,6 +215,8 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
 
     let pk = match &raw.pk {
         Some(key) => naming.key(cx, key, "pk", entity_casing),
+        // A `#[pk]` that failed to parse has been reported already.
+        None if raw.pk_written => return None,
         None => {
             cx.error(&input.ident, "missing `#[pk(...)]`: every entity needs a partition key, such as `#[pk(user_id)]`");
             return None;
@@ -259,13 +264,16 @@ fn build_index(
     entity_casing: Casing,
 ) -> Option<Index> {
     let Some(name) = raw.name.clone() else {
-        cx.error_at(
-            raw.span,
+        cx.error(
+            &raw.attr,
             "an index needs a logical name first: `#[index(by_project, gsi = \"gsi1\", pk(...))]`",
         );
         return None;
     };
     let Some((kind, physical)) = raw.physical.clone() else {
+        if raw.had_errors {
+            return None; // a misspelled `gsi`/`lsi` has been reported
+        }
         cx.error(
             &name,
             format!(
@@ -306,6 +314,8 @@ fn build_index(
 }
 
 struct Naming<'n, 'a> {
+    /// The missing schema is reported once, not once per key.
+    schema_reported: std::cell::Cell<bool>,
     schema: Option<&'n LitStr>,
     schema_version: u32,
     entity: &'n str,
@@ -352,9 +362,39 @@ impl Naming<'_, '_> {
         key
     }
 
+    /// Refuses, with a reason, the types that are certainly not keys. Other
+    /// types are checked by the compiler (`KeyPart`).
+    fn key_type(&self, cx: &Ctxt, field: usize, span: Span) -> bool {
+        let field = &self.fields[field];
+        let reason = match type_name(field.ty).as_deref() {
+            Some("f32" | "f64") => "floats have no exact, ordered key text; store an integer (cents, micro-units) instead",
+            Some("Option") => "an optional field cannot be a composite: every item needs every composite of its keys",
+            Some("Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "VecDeque") => {
+                "a collection cannot be a composite; compose the key from scalar fields"
+            }
+            Some("Box" | "Rc" | "Arc" | "Cow") => "use the inner type itself as the field type",
+            Some("&") => "a reference cannot be a composite; use an owned type",
+            Some("()") => "a tuple cannot be a composite; use one field per composite",
+            _ => return true,
+        };
+        let ty = &field.ty;
+        cx.error_at(
+            span,
+            format!(
+                "`{}: {}` cannot be a key composite: {reason}",
+                field.ident,
+                quote!(#ty).to_string().replace(' ', "")
+            ),
+        );
+        false
+    }
+
     /// `$<schema>#v<version>#<entity>#<attr>_<value>#...` (seed 002's format).
     fn default_format(&self, cx: &Ctxt, raw: &RawKey, casing: Casing, key: &mut Key) {
         let Some(schema) = self.schema else {
+            if self.schema_reported.replace(true) {
+                return;
+            }
             cx.error_at(
                 raw.span,
                 "the default key format `$<schema>#v<version>#<entity>#...` needs a schema name: add `#[entity(schema = \"myapp\")]`, or give this key a `format = \"...\"`",
@@ -374,6 +414,9 @@ impl Naming<'_, '_> {
             let Some(field) = self.field(cx, ident) else {
                 continue;
             };
+            if !self.key_type(cx, field, ident.span()) {
+                continue;
+            }
             let label = format!("{}_", casing.apply(&self.fields[field].attribute));
             key.segments.push(Segment::Field {
                 label,
@@ -429,6 +472,9 @@ impl Naming<'_, '_> {
                     let Some(field) = self.field(cx, &ident) else {
                         continue;
                     };
+                    if !self.key_type(cx, field, format.span()) {
+                        continue;
+                    }
                     key.segments.push(Segment::Field {
                         label: label.to_owned(),
                         composite: key.composites.len(),
@@ -440,6 +486,19 @@ impl Naming<'_, '_> {
                 }
             }
         }
+    }
+}
+
+/// The last path segment of a type (`Option` for `std::option::Option<T>`),
+/// `&` for references, `()` for tuples.
+fn type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        syn::Type::Reference(_) => Some("&".to_owned()),
+        syn::Type::Tuple(_) => Some("()".to_owned()),
+        syn::Type::Group(group) => type_name(&group.elem),
+        syn::Type::Paren(paren) => type_name(&paren.elem),
+        _ => None,
     }
 }
 

@@ -93,8 +93,8 @@ fn primary_key(entity: &Entity) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     quote! {
-        fn primary_key(&self) -> #krate::PrimaryKey {
-            #krate::PrimaryKey { pk_attribute: #pk_attribute, pk: self.pk(), sk: #sk }
+        fn primary_key(&self) -> #krate::PrimaryKey<Self> {
+            #krate::PrimaryKey::new(#pk_attribute, self.pk(), #sk)
         }
     }
 }

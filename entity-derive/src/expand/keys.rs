@@ -148,10 +148,27 @@ fn primary_key_fn(entity: &Entity) -> TokenStream {
     };
     quote! {
         /// The table key (what `get` and `delete` take) from its composites.
-        pub fn key(#(#params),*) -> #krate::PrimaryKey {
-            #krate::PrimaryKey { pk_attribute: #pk_attribute, pk: #pk, sk: #sk }
+        pub fn key(#(#params),*) -> #krate::PrimaryKey<Self> {
+            #krate::PrimaryKey::new(#pk_attribute, #pk, #sk)
         }
     }
+}
+
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }
 
 /// A composite whose type cannot be a key fails here, with the error on the
@@ -163,7 +180,9 @@ fn composite_type_checks(entity: &Entity) -> TokenStream {
     for index in indexes {
         for (_, key) in index.keys() {
             for c in &key.composites {
-                let ty = entity.fields[c.field].ty;
+                // Re-span the type so the error lands on the composite's name.
+                let field_ty = entity.fields[c.field].ty;
+                let ty = respan(quote!(#field_ty), c.token);
                 checks.extend(quote_spanned! {c.token=>
                     #krate::__private::assert_key_part::<#ty>();
                 });

@@ -46,7 +46,7 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
             fn from_item(_: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
                 ::core::unimplemented!()
             }
-            fn primary_key(&self) -> #krate::PrimaryKey {
+            fn primary_key(&self) -> #krate::PrimaryKey<Self> {
                 ::core::unimplemented!()
             }
         }

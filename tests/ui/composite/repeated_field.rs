@@ -1,0 +1,11 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(tenant_id, user_id, tenant_id)]
+struct User {
+    tenant_id: String,
+    user_id: String,
+}
+
+fn main() {}

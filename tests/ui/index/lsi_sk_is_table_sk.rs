@@ -1,0 +1,14 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(project_id)]
+#[sk(task_id)]
+#[index(by_priority, lsi = "lsi1", sk(attr = "sk", priority))]
+struct Task {
+    project_id: String,
+    task_id: String,
+    priority: u8,
+}
+
+fn main() {}

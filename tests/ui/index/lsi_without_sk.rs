@@ -1,0 +1,13 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(project_id)]
+#[sk(task_id)]
+#[index(by_priority, lsi = "lsi1")]
+struct Task {
+    project_id: String,
+    task_id: String,
+}
+
+fn main() {}

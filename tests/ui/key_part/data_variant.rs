@@ -1,0 +1,9 @@
+use entity_core::KeyPart;
+
+#[derive(KeyPart)]
+enum Status {
+    Open,
+    Blocked(String),
+}
+
+fn main() {}

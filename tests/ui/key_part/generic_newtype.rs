@@ -1,0 +1,6 @@
+use entity_core::KeyPart;
+
+#[derive(KeyPart)]
+struct Id<T>(T);
+
+fn main() {}

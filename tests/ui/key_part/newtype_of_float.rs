@@ -1,0 +1,6 @@
+use entity_core::KeyPart;
+
+#[derive(KeyPart)]
+struct Score(f64);
+
+fn main() {}

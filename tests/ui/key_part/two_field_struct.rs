@@ -1,0 +1,6 @@
+use entity_core::KeyPart;
+
+#[derive(KeyPart)]
+struct Pair(String, String);
+
+fn main() {}

@@ -1,0 +1,10 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[sk(user_id)]
+struct User {
+    user_id: String,
+}
+
+fn main() {}

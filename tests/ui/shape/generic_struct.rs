@@ -1,0 +1,11 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id)]
+struct Task<T> {
+    task_id: String,
+    payload: T,
+}
+
+fn main() {}

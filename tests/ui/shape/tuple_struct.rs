@@ -1,0 +1,8 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id)]
+struct Task(String);
+
+fn main() {}
