@@ -1,1 +1,67 @@
+//! Run `#[derive(Entity)]` entities against DynamoDB, through the official
+//! `aws-sdk-dynamodb`.
+//!
+//! This is the crate applications depend on: it re-exports `entity-core`
+//! (the derives, key codec and expression model) and adds a [`Client`] whose
+//! builders send on `.await`.
+//!
+//! ```
+//! use entity_client::{Client, EmbeddedDynamo, Entity};
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(schema = "app")]
+//! #[pk(project_id)]
+//! #[sk(task_id)]
+//! struct Task { project_id: String, task_id: String, title: String, done: bool }
+//!
+//! # #[cfg(not(feature = "embedded"))] fn main() {}
+//! # #[cfg(feature = "embedded")]
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = EmbeddedDynamo::start().await?; // or Client::new(sdk_client, "app") for AWS
+//! let client = server.client("app");
+//! client.create_table(&[Task::MODEL]).await?;
+//!
+//! let task = Task { project_id: "p1".into(), task_id: "t1".into(), title: "Ship".into(), done: false };
+//! client.create(&task).await?;
+//!
+//! let f = Task::fields();
+//! let done: Task = client.patch(Task::key("p1", "t1")).set(f.done, true).return_new().await?;
+//! assert!(done.done);
+//!
+//! let page = client.query(Task::primary("p1")).await?;
+//! assert_eq!(page.items.len(), 1);
+//! # Ok(()) }
+//! ```
+//!
+//! Every operation fails with one [`Error`] type whose variants say what
+//! happened to the data; nothing the server or the caller sends makes it
+//! panic.
 
+#![warn(missing_docs)]
+
+mod client;
+mod cursor;
+#[cfg(feature = "embedded")]
+mod embedded;
+mod error;
+pub mod limits;
+mod ops;
+
+pub use client::{local_sdk_client, BatchPolicy, Client};
+#[cfg(feature = "embedded")]
+pub use embedded::{EmbeddedDynamo, EmbeddedError};
+pub use entity_core::*;
+pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
+pub use ops::batch::{BatchGet, BatchGetOutput, BatchWrite, BatchWriteOutput, UnprocessedWrite};
+pub use ops::get::{Get, GetProjected, Projection};
+pub use ops::query::{Page, QueryRequest};
+pub use ops::scan::Scan;
+pub use ops::table::{CreateTable, TableDesign};
+pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
+pub use ops::update::UpdateItem;
+pub use ops::write::{Delete, Put, Upsert};
+pub use ops::{ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning};
+
+/// Re-exported for the `Stream`s this crate returns.
+pub use futures;

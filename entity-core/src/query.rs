@@ -44,6 +44,23 @@ pub enum SortCondition {
     Nothing,
 }
 
+impl SortCondition {
+    /// Whether a sort key value satisfies the condition (the client checks
+    /// cursors with it).
+    pub fn matches(&self, key: &str) -> bool {
+        match self {
+            SortCondition::Eq(v) => key == v,
+            SortCondition::BeginsWith(v) => key.starts_with(v.as_str()),
+            SortCondition::Between(low, high) => low.as_str() <= key && key <= high.as_str(),
+            SortCondition::Lt(v) => key < v.as_str(),
+            SortCondition::Le(v) => key <= v.as_str(),
+            SortCondition::Gt(v) => key > v.as_str(),
+            SortCondition::Ge(v) => key >= v.as_str(),
+            SortCondition::Nothing => false,
+        }
+    }
+}
+
 /// A Query against one index of one entity, ready to send.
 ///
 /// Built by the generated accessors (`Task::by_project(..)`); read by the

@@ -1,0 +1,160 @@
+//! The client: an `aws_sdk_dynamodb::Client`, a table name and policies,
+//! behind an `Arc` so clones are cheap.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How batch operations retry unprocessed items.
+///
+/// Unprocessed keys and items are retried with exponential backoff and full
+/// jitter (a random delay between zero and `base_delay * 2^attempt`, capped
+/// at `max_delay`) until `max_attempts` requests have been made for them;
+/// whatever is still unprocessed then is returned in the output, never
+/// dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchPolicy {
+    /// Requests per chunk, the first included.
+    pub max_attempts: u32,
+    /// The first backoff ceiling.
+    pub base_delay: Duration,
+    /// The largest backoff ceiling.
+    pub max_delay: Duration,
+    /// Chunks in flight at once.
+    pub concurrency: usize,
+}
+
+impl Default for BatchPolicy {
+    fn default() -> Self {
+        Self {
+            max_attempts: 10,
+            base_delay: Duration::from_millis(25),
+            max_delay: Duration::from_secs(2),
+            concurrency: 4,
+        }
+    }
+}
+
+impl BatchPolicy {
+    /// The backoff before retry `attempt` (1 for the first retry).
+    pub(crate) fn backoff(&self, attempt: u32) -> Duration {
+        let ceiling = self
+            .base_delay
+            .saturating_mul(1u32 << attempt.min(20))
+            .min(self.max_delay);
+        ceiling.mul_f64(fastrand::f64())
+    }
+}
+
+/// Executes entity operations against one table.
+///
+/// Cheap to clone: clones share the SDK client and settings.
+///
+/// ```no_run
+/// # async fn demo(sdk: aws_sdk_dynamodb::Client) {
+/// let client = entity_client::Client::new(sdk, "app");
+/// let other_handle = client.clone();
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub(crate) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub(crate) sdk: aws_sdk_dynamodb::Client,
+    pub(crate) table: String,
+    pub(crate) batch: BatchPolicy,
+    pub(crate) cursor_secret: Vec<u8>,
+}
+
+impl Client {
+    /// A client for `table` over an SDK client you configured (AWS through
+    /// `aws-config`, or any endpoint).
+    pub fn new(sdk: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
+        let table = table.into();
+        // Cursors are signed; without a secret of the user's, the key is
+        // derived from the table name, so cursors survive restarts and
+        // replicas. Either way a cursor never reads outside its query: its
+        // key is checked against the query it is used with.
+        let cursor_secret = format!("entity-client cursor v1 {table}").into_bytes();
+        Self {
+            inner: Arc::new(Inner {
+                sdk,
+                table,
+                batch: BatchPolicy::default(),
+                cursor_secret,
+            }),
+        }
+    }
+
+    /// A client for `table` at a local endpoint (DynamoDB Local, LocalStack,
+    /// ScyllaDB Alternator, the embedded server): static credentials,
+    /// region `us-east-1`.
+    pub fn local(endpoint_url: &str, table: impl Into<String>) -> Self {
+        Self::new(local_sdk_client(endpoint_url), table)
+    }
+
+    /// Signs cursors with your secret, so only your servers can make them.
+    pub fn with_cursor_secret(self, secret: impl Into<Vec<u8>>) -> Self {
+        self.map_inner(|inner| inner.cursor_secret = secret.into())
+    }
+
+    /// Sets how batch operations retry.
+    pub fn with_batch_policy(self, policy: BatchPolicy) -> Self {
+        self.map_inner(|inner| inner.batch = policy)
+    }
+
+    /// The same client on another table.
+    pub fn with_table(&self, table: impl Into<String>) -> Self {
+        let secret = self.inner.cursor_secret.clone();
+        let mut client =
+            Self::new(self.inner.sdk.clone(), table).with_batch_policy(self.inner.batch);
+        if !secret.starts_with(b"entity-client cursor v1 ") {
+            client = client.with_cursor_secret(secret);
+        }
+        client
+    }
+
+    fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = Inner {
+            sdk: self.inner.sdk.clone(),
+            table: self.inner.table.clone(),
+            batch: self.inner.batch,
+            cursor_secret: self.inner.cursor_secret.clone(),
+        };
+        change(&mut inner);
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// The SDK client, for anything this crate does not cover.
+    pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
+        &self.inner.sdk
+    }
+
+    /// The table name.
+    pub fn table(&self) -> &str {
+        &self.inner.table
+    }
+}
+
+/// An SDK client for a local endpoint: static credentials (letters and
+/// digits only, as DynamoDB Local requires) and region `us-east-1`.
+pub fn local_sdk_client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
+    use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "local",
+            "local",
+            None,
+            None,
+            "entity-client",
+        ))
+        .endpoint_url(endpoint_url)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}

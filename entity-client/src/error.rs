@@ -1,0 +1,255 @@
+//! One error type for every operation, saying what happened to the data.
+
+use entity_core::{AttributeError, DecodeError, EncodeError, Item};
+use std::fmt;
+
+/// The SDK's error for any operation, kept as the source of ours.
+pub type SdkError = aws_sdk_dynamodb::Error;
+
+/// What went wrong with an operation.
+///
+/// The variants say what happened to the data; the SDK error, where there is
+/// one, is the [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A write's condition did not hold; nothing was written. `old` is the
+    /// item as it was, when DynamoDB returned it.
+    #[error("condition failed on a {entity} write; nothing was written")]
+    ConditionFailed {
+        /// The entity written.
+        entity: &'static str,
+        /// The stored item at the time, if any.
+        old: Option<Box<Item>>,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
+    /// The item does not exist (`patch`, `remove`).
+    #[error("{entity} not found")]
+    NotFound {
+        /// The entity looked for.
+        entity: &'static str,
+    },
+    /// A transaction was canceled; nothing was written. One reason per item,
+    /// in request order.
+    #[error("transaction canceled: {}", describe(reasons))]
+    TransactionCanceled {
+        /// Why each item failed (`None` code for the items that did not).
+        reasons: Vec<CancellationReason>,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
+    /// An item read from DynamoDB could not be read as the entity.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// An entity could not be written as an item.
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    /// The request was refused before sending: a DynamoDB limit or a
+    /// malformed request.
+    #[error(transparent)]
+    Validation(#[from] ValidationError),
+    /// DynamoDB throttled the request and the SDK's retries ran out.
+    #[error("{operation} was throttled and retries ran out")]
+    Throttled {
+        /// The operation.
+        operation: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
+    /// A query cursor was altered, or belongs to another query.
+    #[error("invalid cursor: {reason}")]
+    InvalidCursor {
+        /// What did not match.
+        reason: &'static str,
+    },
+    /// Any other failure of the service or the connection.
+    #[error("{operation} failed: {source}")]
+    Service {
+        /// The operation.
+        operation: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
+}
+
+fn describe(reasons: &[CancellationReason]) -> String {
+    let failed: Vec<String> = reasons
+        .iter()
+        .filter(|r| r.code.as_deref().is_some_and(|c| c != "None"))
+        .map(|r| format!("item {}: {}", r.index, r.code.as_deref().unwrap_or("?")))
+        .collect();
+    failed.join(", ")
+}
+
+/// Why one item of a canceled transaction failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancellationReason {
+    /// The item's position in the request.
+    pub index: usize,
+    /// DynamoDB's code: `ConditionalCheckFailed`, `TransactionConflict`,
+    /// `None` for an item that did not fail, ...
+    pub code: Option<String>,
+    /// DynamoDB's message.
+    pub message: Option<String>,
+    /// The item as it was, for a failed condition.
+    pub item: Option<Item>,
+}
+
+impl CancellationReason {
+    /// Whether this item's condition failed.
+    pub fn is_condition_failed(&self) -> bool {
+        self.code.as_deref() == Some("ConditionalCheckFailed")
+    }
+}
+
+/// A request refused before it was sent.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ValidationError {
+    /// The item is over DynamoDB's 400 KB limit.
+    #[error("{entity} item is {size} bytes, over DynamoDB's {limit}-byte item limit")]
+    ItemTooLarge {
+        /// The entity.
+        entity: &'static str,
+        /// The item's size as DynamoDB counts it.
+        size: usize,
+        /// 400 KB.
+        limit: usize,
+    },
+    /// A key value is over its length limit (2048 bytes for a partition key,
+    /// 1024 for a sort key).
+    #[error("{attribute} is {length} bytes, over DynamoDB's {limit}-byte limit for {kind} keys")]
+    KeyTooLong {
+        /// The key attribute.
+        attribute: String,
+        /// `partition` or `sort`.
+        kind: &'static str,
+        /// Its length in UTF-8 bytes.
+        length: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A key value is empty, which DynamoDB rejects.
+    #[error("{attribute} is empty; DynamoDB keys cannot be empty strings")]
+    EmptyKey {
+        /// The key attribute.
+        attribute: String,
+    },
+    /// A transaction holds more items than DynamoDB allows.
+    #[error("a transaction of {count} items is over DynamoDB's limit of {limit}")]
+    TooManyTransactionItems {
+        /// Items in the request.
+        count: usize,
+        /// 100.
+        limit: usize,
+    },
+    /// The same key appears twice in one batch write or transaction.
+    #[error("the key {key} appears twice in one {operation}; DynamoDB refuses that")]
+    DuplicateKey {
+        /// The operation.
+        operation: &'static str,
+        /// The key.
+        key: String,
+    },
+    /// An update with no changes.
+    #[error("an update of {entity} with no changes")]
+    EmptyUpdate {
+        /// The entity.
+        entity: &'static str,
+    },
+    /// A value in a condition, filter or update cannot be stored.
+    #[error("{context}: {source}")]
+    Value {
+        /// Where the value was used.
+        context: &'static str,
+        /// Why it cannot be stored.
+        #[source]
+        source: AttributeError,
+    },
+    /// A table cannot hold these entities together.
+    #[error("{0}")]
+    TableDesign(String),
+}
+
+impl Error {
+    /// The stored item that made a condition fail, if DynamoDB returned it.
+    pub fn old_item(&self) -> Option<&Item> {
+        match self {
+            Error::ConditionFailed { old, .. } => old.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Whether a condition failed (`ConditionFailed`, or a transaction
+    /// canceled by a failed condition).
+    pub fn is_condition_failed(&self) -> bool {
+        match self {
+            Error::ConditionFailed { .. } => true,
+            Error::TransactionCanceled { reasons, .. } => {
+                reasons.iter().any(CancellationReason::is_condition_failed)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Maps any SDK failure of `operation` on `entity` to our error.
+pub(crate) fn from_sdk<E>(operation: &'static str, entity: &'static str, error: E) -> Error
+where
+    SdkError: From<E>,
+{
+    let error = SdkError::from(error);
+    match &error {
+        SdkError::ConditionalCheckFailedException(e) => Error::ConditionFailed {
+            entity,
+            old: e.item().map(|item| Box::new(item.clone())),
+            source: Box::new(error),
+        },
+        SdkError::TransactionCanceledException(e) => {
+            let reasons = e
+                .cancellation_reasons()
+                .iter()
+                .enumerate()
+                .map(|(index, r)| CancellationReason {
+                    index,
+                    code: r.code().map(str::to_owned),
+                    message: r.message().map(str::to_owned),
+                    item: r.item().cloned(),
+                })
+                .collect();
+            Error::TransactionCanceled {
+                reasons,
+                source: Box::new(error),
+            }
+        }
+        SdkError::ProvisionedThroughputExceededException(_)
+        | SdkError::ThrottlingException(_)
+        | SdkError::RequestLimitExceeded(_) => Error::Throttled {
+            operation,
+            source: Box::new(error),
+        },
+        _ => Error::Service {
+            operation,
+            source: Box::new(error),
+        },
+    }
+}
+
+/// A `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl fmt::Display for CancellationReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "item {}: {}",
+            self.index,
+            self.code.as_deref().unwrap_or("None")
+        )
+    }
+}

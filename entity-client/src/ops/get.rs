@@ -1,0 +1,176 @@
+//! `get`: one item by its table key.
+
+use super::BoxFuture;
+use crate::error::{from_sdk, Error, Result};
+use crate::limits::check_primary_key;
+use crate::Client;
+use entity_core::{Entity, PrimaryKey};
+use std::future::IntoFuture;
+
+/// A GetItem. `.await` returns the entity, or `None` when there is no item
+/// with that key.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let doc: Option<Doc> = client.get(Doc::key("d1")).consistent_read(true).await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct Get<E> {
+    client: Client,
+    key: PrimaryKey<E>,
+    consistent: bool,
+}
+
+impl Client {
+    /// Reads one item by its table key.
+    pub fn get<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
+        Get {
+            client: self.clone(),
+            key,
+            consistent: false,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> Get<E> {
+    /// A strongly consistent read.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    async fn send(self) -> Result<Option<E>> {
+        check_primary_key(&self.key)?;
+        let output = self
+            .client
+            .inner
+            .sdk
+            .get_item()
+            .table_name(&self.client.inner.table)
+            .set_key(Some(self.key.to_item()))
+            .consistent_read(self.consistent)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        match output.item {
+            Some(item) => Ok(Some(E::from_item(item).map_err(Error::Decode)?)),
+            None => Ok(None),
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for Get<E> {
+    type Output = Result<Option<E>>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+/// Some attributes of an item, read through the entity's field handles.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String, title: String, views: u32 }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let f = Doc::fields();
+/// if let Some(doc) = client.get(Doc::key("d1")).project([f.title.name()]).await? {
+///     let title: String = doc.get(f.title)?;
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Projection<E> {
+    item: entity_core::Item,
+    entity: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> Projection<E> {
+    pub(crate) fn new(item: entity_core::Item) -> Self {
+        Self {
+            item,
+            entity: std::marker::PhantomData,
+        }
+    }
+
+    /// One field's value (an error if it was not projected or does not
+    /// convert).
+    pub fn get<T: entity_core::FromAttribute, M>(
+        &self,
+        attr: entity_core::expr::Attr<E, T, M>,
+    ) -> std::result::Result<T, entity_core::DecodeError> {
+        let fail = |source| entity_core::DecodeError::Attribute {
+            entity: E::MODEL.name,
+            attribute: attr.name(),
+            source,
+        };
+        match self.item.get(attr.name()) {
+            Some(value) => T::from_attribute(value.clone()).map_err(fail),
+            None => T::from_missing().ok_or_else(|| fail(entity_core::AttributeError::Missing)),
+        }
+    }
+
+    /// The raw attributes.
+    pub fn into_item(self) -> entity_core::Item {
+        self.item
+    }
+}
+
+/// A GetItem of some attributes only.
+#[must_use = "a request does nothing until it is awaited"]
+pub struct GetProjected<E> {
+    get: Get<E>,
+    attributes: Vec<&'static str>,
+}
+
+impl<E: Entity + Send + 'static> Get<E> {
+    /// Reads only these attributes (from the entity's field handles:
+    /// `f.title.name()`).
+    pub fn project(self, attributes: impl IntoIterator<Item = &'static str>) -> GetProjected<E> {
+        GetProjected {
+            get: self,
+            attributes: attributes.into_iter().collect(),
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> GetProjected<E> {
+    async fn send(self) -> Result<Option<Projection<E>>> {
+        let get = self.get;
+        check_primary_key(&get.key)?;
+        let mut placeholders = entity_core::expr::Placeholders::default();
+        let projection: Vec<String> = self
+            .attributes
+            .iter()
+            .map(|a| placeholders.name(a))
+            .collect();
+        let rendered = placeholders.finish();
+        let output = get
+            .client
+            .inner
+            .sdk
+            .get_item()
+            .table_name(&get.client.inner.table)
+            .set_key(Some(get.key.to_item()))
+            .consistent_read(get.consistent)
+            .projection_expression(projection.join(", "))
+            .set_expression_attribute_names(rendered.names)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        Ok(output.item.map(Projection::new))
+    }
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for GetProjected<E> {
+    type Output = Result<Option<Projection<E>>>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

@@ -1,0 +1,268 @@
+//! `create_table`: the table, GSIs and LSIs a set of entities needs, derived
+//! from their definitions, then waiting until everything is active.
+
+use super::BoxFuture;
+use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::Client;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
+};
+use entity_core::{EntityModel, IndexKind};
+use std::collections::BTreeMap;
+use std::future::IntoFuture;
+use std::time::{Duration, Instant};
+
+/// The key schema of a table and its indexes, merged from entity models.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableDesign {
+    /// Partition and sort key attributes of the table.
+    pub key: (String, Option<String>),
+    /// Global indexes by name: partition and sort key attributes.
+    pub global: BTreeMap<String, (String, Option<String>)>,
+    /// Local indexes by name: their sort key attribute.
+    pub local: BTreeMap<String, String>,
+}
+
+impl TableDesign {
+    /// Merges the keys of `models`, failing where two entities disagree on a
+    /// table or index key.
+    pub fn from_models(models: &[&EntityModel]) -> Result<Self, ValidationError> {
+        let first = models
+            .first()
+            .ok_or_else(|| ValidationError::TableDesign("no entities given".into()))?;
+        let key = (
+            first.primary.pk.attribute.to_owned(),
+            first.primary.sk.map(|k| k.attribute.to_owned()),
+        );
+        let mut design = TableDesign {
+            key,
+            global: BTreeMap::new(),
+            local: BTreeMap::new(),
+        };
+        for model in models {
+            let theirs = (
+                model.primary.pk.attribute.to_owned(),
+                model.primary.sk.map(|k| k.attribute.to_owned()),
+            );
+            if theirs != design.key {
+                return Err(ValidationError::TableDesign(format!(
+                    "{} keys the table on {theirs:?}, {} on {:?}",
+                    model.name, first.name, design.key
+                )));
+            }
+            for index in model.indexes {
+                let name = index.index_name.unwrap_or(index.name).to_owned();
+                match index.kind {
+                    IndexKind::Local => {
+                        let sk = index.sk.map(|k| k.attribute.to_owned()).unwrap_or_default();
+                        if let Some(existing) = design.local.insert(name.clone(), sk.clone()) {
+                            if existing != sk {
+                                return Err(ValidationError::TableDesign(format!(
+                                    "local index {name} has sort key {existing} and {sk} ({})",
+                                    model.name
+                                )));
+                            }
+                        }
+                    }
+                    _ => {
+                        let keys = (
+                            index.pk.attribute.to_owned(),
+                            index.sk.map(|k| k.attribute.to_owned()),
+                        );
+                        if let Some(existing) = design.global.insert(name.clone(), keys.clone()) {
+                            if existing != keys {
+                                return Err(ValidationError::TableDesign(format!(
+                                    "global index {name} is keyed on {existing:?} and on {keys:?} ({})",
+                                    model.name
+                                )));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(design)
+    }
+
+    fn attributes(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let mut add = |name: &String| {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        };
+        add(&self.key.0);
+        self.key.1.iter().for_each(&mut add);
+        for (pk, sk) in self.global.values() {
+            add(pk);
+            sk.iter().for_each(&mut add);
+        }
+        self.local.values().for_each(add);
+        names
+    }
+}
+
+fn schema(pk: &str, sk: Option<&String>) -> Result<Vec<KeySchemaElement>> {
+    let mut out = vec![KeySchemaElement::builder()
+        .attribute_name(pk)
+        .key_type(KeyType::Hash)
+        .build()
+        .map_err(build_error)?];
+    if let Some(sk) = sk {
+        out.push(
+            KeySchemaElement::builder()
+                .attribute_name(sk)
+                .key_type(KeyType::Range)
+                .build()
+                .map_err(build_error)?,
+        );
+    }
+    Ok(out)
+}
+
+fn build_error(e: impl std::fmt::Display) -> Error {
+    ValidationError::TableDesign(e.to_string()).into()
+}
+
+/// A CreateTable for a set of entities (on-demand billing, every attribute
+/// projected into every index). `.await` creates it and waits until the
+/// table and its indexes are active.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// client.create_table(&[Doc::MODEL]).if_not_exists().await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct CreateTable {
+    client: Client,
+    design: Result<TableDesign, ValidationError>,
+    if_not_exists: bool,
+    timeout: Duration,
+}
+
+impl Client {
+    /// Creates the table these entities need.
+    pub fn create_table(&self, models: &[&EntityModel]) -> CreateTable {
+        CreateTable {
+            client: self.clone(),
+            design: TableDesign::from_models(models),
+            if_not_exists: false,
+            timeout: Duration::from_secs(120),
+        }
+    }
+}
+
+impl CreateTable {
+    /// Succeeds if the table already exists.
+    pub fn if_not_exists(mut self) -> Self {
+        self.if_not_exists = true;
+        self
+    }
+
+    /// How long to wait for the table to become active.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    async fn send(self) -> Result<()> {
+        let design = self.design?;
+        let table = &self.client.inner.table;
+        let projection = Projection::builder()
+            .projection_type(ProjectionType::All)
+            .build();
+        let mut request = self
+            .client
+            .inner
+            .sdk
+            .create_table()
+            .table_name(table)
+            .billing_mode(BillingMode::PayPerRequest)
+            .set_key_schema(Some(schema(&design.key.0, design.key.1.as_ref())?));
+        for name in design.attributes() {
+            request = request.attribute_definitions(
+                AttributeDefinition::builder()
+                    .attribute_name(name)
+                    .attribute_type(ScalarAttributeType::S)
+                    .build()
+                    .map_err(build_error)?,
+            );
+        }
+        for (name, (pk, sk)) in &design.global {
+            request = request.global_secondary_indexes(
+                GlobalSecondaryIndex::builder()
+                    .index_name(name)
+                    .set_key_schema(Some(schema(pk, sk.as_ref())?))
+                    .projection(projection.clone())
+                    .build()
+                    .map_err(build_error)?,
+            );
+        }
+        for (name, sk) in &design.local {
+            request = request.local_secondary_indexes(
+                LocalSecondaryIndex::builder()
+                    .index_name(name)
+                    .set_key_schema(Some(schema(&design.key.0, Some(sk))?))
+                    .projection(projection.clone())
+                    .build()
+                    .map_err(build_error)?,
+            );
+        }
+        match request.send().await {
+            Ok(_) => {}
+            Err(e) => {
+                let error = aws_sdk_dynamodb::Error::from(e);
+                let exists = matches!(error, aws_sdk_dynamodb::Error::ResourceInUseException(_));
+                if !(exists && self.if_not_exists) {
+                    return Err(from_sdk("CreateTable", "table", error));
+                }
+            }
+        }
+        wait_until_active(&self.client, self.timeout).await
+    }
+}
+
+async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let output = client
+            .inner
+            .sdk
+            .describe_table()
+            .table_name(&client.inner.table)
+            .send()
+            .await
+            .map_err(|e| from_sdk("DescribeTable", "table", e))?;
+        let active = output.table.is_some_and(|table| {
+            table.table_status == Some(TableStatus::Active)
+                && table
+                    .global_secondary_indexes()
+                    .iter()
+                    .all(|i| i.index_status == Some(IndexStatus::Active))
+        });
+        if active {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(ValidationError::TableDesign(format!(
+                "table {} was not active after {timeout:?}",
+                client.inner.table
+            ))
+            .into());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+impl IntoFuture for CreateTable {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

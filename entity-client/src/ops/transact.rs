@@ -1,0 +1,377 @@
+//! Transactions: `transact_write` (put, create, update, delete, condition
+//! check, across entities) and `transact_get`.
+
+use super::update::render_update;
+use super::{not_exists, render_condition, BoxFuture};
+use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::limits::{check_item, check_primary_key, MAX_TRANSACTION_ITEMS};
+use crate::Client;
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete, Get, Put, ReturnValuesOnConditionCheckFailure, TransactGetItem,
+    TransactWriteItem, Update as SdkUpdate,
+};
+use entity_core::expr::{Condition, Placeholders, Update};
+use entity_core::{Entity, Item, PrimaryKey};
+use std::collections::HashSet;
+use std::future::IntoFuture;
+
+/// A TransactWriteItems: all of its writes happen, or none.
+///
+/// A canceled transaction fails with [`Error::TransactionCanceled`], one
+/// reason per item in request order. At most 100 items, checked before
+/// sending.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Account { id: String, balance: i64 }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let f = Account::fields();
+/// client
+///     .transact_write()
+///     .update(Account::key("a"), entity_client::expr::Update::new().subtract(f.balance, 10i64), Some(f.balance.gte(10i64)))
+///     .update(Account::key("b"), entity_client::expr::Update::new().add(f.balance, 10i64), None)
+///     .idempotency_token("transfer-42")
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct TransactWrite {
+    client: Client,
+    items: Vec<(&'static str, String, TransactWriteItem)>,
+    token: Option<String>,
+    error: Option<Error>,
+}
+
+impl Client {
+    /// Starts a write transaction.
+    pub fn transact_write(&self) -> TransactWrite {
+        TransactWrite {
+            client: self.clone(),
+            items: Vec::new(),
+            token: None,
+            error: None,
+        }
+    }
+
+    /// Starts a read transaction.
+    pub fn transact_get(&self) -> TransactGet {
+        TransactGet {
+            client: self.clone(),
+            items: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+fn build_error(e: impl std::fmt::Display) -> Error {
+    ValidationError::TableDesign(e.to_string()).into()
+}
+
+impl TransactWrite {
+    fn push(mut self, entity: &'static str, key: String, item: Result<TransactWriteItem>) -> Self {
+        match item {
+            Ok(item) => self.items.push((entity, key, item)),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    fn put_item<E: Entity>(self, entity: &E, condition: Option<Condition<E>>) -> Self {
+        let key = format!("{:?}", entity.primary_key());
+        let put = (|| {
+            let item = entity.to_item()?;
+            check_item(E::MODEL, &item)?;
+            let mut placeholders = Placeholders::default();
+            let condition = render_condition(
+                condition.as_ref(),
+                &mut placeholders,
+                "transaction condition",
+            )?;
+            let rendered = placeholders.finish();
+            let put = Put::builder()
+                .table_name(&self.client.inner.table)
+                .set_item(Some(item))
+                .set_condition_expression(condition)
+                .set_expression_attribute_names(rendered.names)
+                .set_expression_attribute_values(rendered.values)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().put(put).build())
+        })();
+        self.push(E::MODEL.name, key, put)
+    }
+
+    /// Writes a whole item.
+    pub fn put<E: Entity>(self, entity: &E) -> Self {
+        self.put_item(entity, None)
+    }
+
+    /// Writes a whole item if `condition` holds.
+    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
+        self.put_item(entity, Some(condition))
+    }
+
+    /// Writes an item that must not exist yet.
+    pub fn create<E: Entity>(self, entity: &E) -> Self {
+        self.put_item(entity, Some(not_exists::<E>()))
+    }
+
+    /// Changes an item, if `condition` (when given) holds.
+    pub fn update<E: Entity>(
+        self,
+        key: PrimaryKey<E>,
+        update: Update<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        let text = format!("{key:?}");
+        let item = (|| {
+            check_primary_key(&key)?;
+            let rendered = render_update(update, condition)?;
+            let update = SdkUpdate::builder()
+                .table_name(&self.client.inner.table)
+                .set_key(Some(key.to_item()))
+                .update_expression(rendered.expression)
+                .set_condition_expression(rendered.condition)
+                .set_expression_attribute_names(rendered.names)
+                .set_expression_attribute_values(rendered.values)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().update(update).build())
+        })();
+        self.push(E::MODEL.name, text, item)
+    }
+
+    /// Deletes an item, if `condition` (when given) holds.
+    pub fn delete<E: Entity>(self, key: PrimaryKey<E>, condition: Option<Condition<E>>) -> Self {
+        let text = format!("{key:?}");
+        let item = (|| {
+            check_primary_key(&key)?;
+            let mut placeholders = Placeholders::default();
+            let condition = render_condition(
+                condition.as_ref(),
+                &mut placeholders,
+                "transaction condition",
+            )?;
+            let rendered = placeholders.finish();
+            let delete = Delete::builder()
+                .table_name(&self.client.inner.table)
+                .set_key(Some(key.to_item()))
+                .set_condition_expression(condition)
+                .set_expression_attribute_names(rendered.names)
+                .set_expression_attribute_values(rendered.values)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().delete(delete).build())
+        })();
+        self.push(E::MODEL.name, text, item)
+    }
+
+    /// Requires `condition` to hold on an item the transaction does not
+    /// write.
+    pub fn condition_check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
+        let text = format!("{key:?}");
+        let item = (|| {
+            check_primary_key(&key)?;
+            let mut placeholders = Placeholders::default();
+            let expression =
+                render_condition(Some(&condition), &mut placeholders, "transaction condition")?
+                    .unwrap_or_default();
+            let rendered = placeholders.finish();
+            let check = ConditionCheck::builder()
+                .table_name(&self.client.inner.table)
+                .set_key(Some(key.to_item()))
+                .condition_expression(expression)
+                .set_expression_attribute_names(rendered.names)
+                .set_expression_attribute_values(rendered.values)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().condition_check(check).build())
+        })();
+        self.push(E::MODEL.name, text, item)
+    }
+
+    /// Makes the transaction idempotent: the same token within ten minutes
+    /// does not write twice.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Items in the transaction so far.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True when the transaction has no items.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    async fn send(self) -> Result<()> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        if self.items.len() > MAX_TRANSACTION_ITEMS {
+            return Err(ValidationError::TooManyTransactionItems {
+                count: self.items.len(),
+                limit: MAX_TRANSACTION_ITEMS,
+            }
+            .into());
+        }
+        let mut seen = HashSet::new();
+        for (_, key, _) in &self.items {
+            if !seen.insert(key.as_str()) {
+                return Err(ValidationError::DuplicateKey {
+                    operation: "transaction",
+                    key: key.clone(),
+                }
+                .into());
+            }
+        }
+        let entity = self
+            .items
+            .first()
+            .map_or("transaction", |(entity, _, _)| *entity);
+        self.client
+            .inner
+            .sdk
+            .transact_write_items()
+            .set_transact_items(Some(
+                self.items.into_iter().map(|(_, _, item)| item).collect(),
+            ))
+            .set_client_request_token(self.token)
+            .send()
+            .await
+            .map_err(|e| from_sdk("TransactWriteItems", entity, e))?;
+        Ok(())
+    }
+}
+
+impl IntoFuture for TransactWrite {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+/// A TransactGetItems: a consistent snapshot of items of any entities.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let out = client.transact_get().get(Doc::key("a")).get(Doc::key("b")).await?;
+/// let a: Option<Doc> = out.entity(0)?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct TransactGet {
+    client: Client,
+    items: Vec<(&'static str, TransactGetItem)>,
+    error: Option<Error>,
+}
+
+/// The items of a read transaction, in request order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactGetOutput {
+    entities: Vec<&'static str>,
+    /// One entry per requested key: the item, or `None`.
+    pub items: Vec<Option<Item>>,
+}
+
+impl TransactGetOutput {
+    /// The `index`th item read as `E` (`None` when there was no item).
+    pub fn entity<E: Entity>(&self, index: usize) -> Result<Option<E>> {
+        match self.items.get(index) {
+            Some(Some(item)) => Ok(Some(E::from_item(item.clone())?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The entity each item was requested as.
+    pub fn entities(&self) -> &[&'static str] {
+        &self.entities
+    }
+}
+
+impl TransactGet {
+    /// Reads the item with this key.
+    pub fn get<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
+        let item = check_primary_key(&key).map_err(Error::from).and_then(|()| {
+            let get = Get::builder()
+                .table_name(&self.client.inner.table)
+                .set_key(Some(key.to_item()))
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactGetItem::builder().get(get).build())
+        });
+        match item {
+            Ok(item) => self.items.push((E::MODEL.name, item)),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self
+    }
+
+    async fn send(self) -> Result<TransactGetOutput> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        if self.items.len() > MAX_TRANSACTION_ITEMS {
+            return Err(ValidationError::TooManyTransactionItems {
+                count: self.items.len(),
+                limit: MAX_TRANSACTION_ITEMS,
+            }
+            .into());
+        }
+        let entities: Vec<&'static str> = self.items.iter().map(|(e, _)| *e).collect();
+        let output = self
+            .client
+            .inner
+            .sdk
+            .transact_get_items()
+            .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
+            .send()
+            .await
+            .map_err(|e| {
+                from_sdk(
+                    "TransactGetItems",
+                    entities.first().copied().unwrap_or("transaction"),
+                    e,
+                )
+            })?;
+        let items = output
+            .responses
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| r.item)
+            .collect();
+        Ok(TransactGetOutput { entities, items })
+    }
+}
+
+impl IntoFuture for TransactGet {
+    type Output = Result<TransactGetOutput>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

@@ -1,0 +1,278 @@
+//! `update` and `patch`: typed changes to one item.
+
+use super::{
+    and, exists, missing_as_not_found, render_condition, BoxFuture, ReturnNew, ReturnNothing,
+    ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
+};
+use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::limits::check_primary_key;
+use crate::Client;
+use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
+use entity_core::attr::{SetMember, ToAttribute};
+use entity_core::expr::{
+    Attr, Condition, IndexChange, IntoAttr, Numeric, Placeholders, Settable, Update,
+};
+use entity_core::{Entity, PrimaryKey};
+use std::future::IntoFuture;
+use std::marker::PhantomData;
+
+/// An UpdateItem built from the entity's field handles.
+///
+/// Table key composites have no setter; index key composites change through
+/// the entity's generated group setter, applied with
+/// [`apply`](UpdateItem::apply), which recomposes their index keys.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String, views: u32, title: Option<String> }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let f = Doc::fields();
+/// let doc: Doc = client
+///     .patch(Doc::key("d1"))
+///     .add(f.views, 1u32)
+///     .remove(f.title)
+///     .condition(f.views.lt(1000u32))
+///     .return_new()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct UpdateItem<E, R = ReturnNothing> {
+    client: Client,
+    key: PrimaryKey<E>,
+    update: Update<E>,
+    condition: Option<Condition<E>>,
+    must_exist: bool,
+    returning: PhantomData<R>,
+}
+
+impl Client {
+    /// Changes an item, creating it if it does not exist.
+    pub fn update<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+        UpdateItem {
+            client: self.clone(),
+            key,
+            update: Update::new(),
+            condition: None,
+            must_exist: false,
+            returning: PhantomData,
+        }
+    }
+
+    /// Changes an item that must exist (`Error::NotFound` otherwise).
+    pub fn patch<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+        UpdateItem {
+            client: self.clone(),
+            key,
+            update: Update::new(),
+            condition: Some(exists::<E>()),
+            must_exist: true,
+            returning: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
+    fn map(mut self, change: impl FnOnce(Update<E>) -> Update<E>) -> Self {
+        self.update = change(self.update);
+        self
+    }
+
+    /// `SET attr = value`.
+    pub fn set<T, M: Settable>(self, attr: Attr<E, T, M>, value: impl IntoAttr<T>) -> Self {
+        self.map(|u| u.set(attr, value))
+    }
+
+    /// Sets `attr` only if it has no value yet.
+    pub fn set_if_not_exists<T, M: Settable>(
+        self,
+        attr: Attr<E, T, M>,
+        value: impl IntoAttr<T>,
+    ) -> Self {
+        self.map(|u| u.set_if_not_exists(attr, value))
+    }
+
+    /// Removes an optional field.
+    pub fn remove<T, M: Settable>(self, attr: Attr<E, Option<T>, M>) -> Self {
+        self.map(|u| u.remove(attr))
+    }
+
+    /// Adds `n` to a number (from 0 if absent).
+    pub fn add<T: Numeric, M: Settable>(self, attr: Attr<E, T, M>, n: impl IntoAttr<T>) -> Self {
+        self.map(|u| u.add(attr, n))
+    }
+
+    /// Subtracts `n` from a number (from 0 if absent).
+    pub fn subtract<T: Numeric, M: Settable>(
+        self,
+        attr: Attr<E, T, M>,
+        n: impl IntoAttr<T>,
+    ) -> Self {
+        self.map(|u| u.subtract(attr, n))
+    }
+
+    /// Appends to a list.
+    pub fn append<X: ToAttribute, M: Settable>(
+        self,
+        attr: Attr<E, Vec<X>, M>,
+        items: Vec<X>,
+    ) -> Self {
+        self.map(|u| u.append(attr, items))
+    }
+
+    /// Prepends to a list.
+    pub fn prepend<X: ToAttribute, M: Settable>(
+        self,
+        attr: Attr<E, Vec<X>, M>,
+        items: Vec<X>,
+    ) -> Self {
+        self.map(|u| u.prepend(attr, items))
+    }
+
+    /// Adds members to a set.
+    pub fn add_to_set<S, M: Settable>(self, attr: Attr<E, S, M>, members: S) -> Self
+    where
+        S: ToAttribute + IntoIterator,
+        S::Item: SetMember,
+    {
+        self.map(|u| u.add_to_set(attr, members))
+    }
+
+    /// Deletes members from a set.
+    pub fn delete_from_set<S, M: Settable>(self, attr: Attr<E, S, M>, members: S) -> Self
+    where
+        S: ToAttribute + IntoIterator,
+        S::Item: SetMember,
+    {
+        self.map(|u| u.delete_from_set(attr, members))
+    }
+
+    /// Applies a group change of index key composites, with their index keys
+    /// recomposed (`Task::set_priority_status(3, Status::Done)`).
+    pub fn apply(self, change: IndexChange<E>) -> Self {
+        self.map(|u| u.apply(change))
+    }
+
+    /// Applies changes built separately.
+    pub fn changes(self, update: Update<E>) -> Self {
+        self.map(|_| update)
+    }
+
+    /// Updates only if `condition` holds.
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = and(self.condition.take(), Some(condition));
+        self
+    }
+
+    fn returning<R2: Returning<E>>(self) -> UpdateItem<E, R2> {
+        UpdateItem {
+            client: self.client,
+            key: self.key,
+            update: self.update,
+            condition: self.condition,
+            must_exist: self.must_exist,
+            returning: PhantomData,
+        }
+    }
+
+    /// Returns the whole item as it was (`None` if it did not exist).
+    pub fn return_old(self) -> UpdateItem<E, ReturnOld> {
+        self.returning()
+    }
+
+    /// Returns the whole item as it is after the update.
+    pub fn return_new(self) -> UpdateItem<E, ReturnNew> {
+        self.returning()
+    }
+
+    /// Returns the changed attributes as they were.
+    pub fn return_updated_old(self) -> UpdateItem<E, ReturnUpdatedOld> {
+        self.returning()
+    }
+
+    /// Returns the changed attributes as they are now.
+    pub fn return_updated_new(self) -> UpdateItem<E, ReturnUpdatedNew> {
+        self.returning()
+    }
+
+    async fn send(self) -> Result<R::Output> {
+        let entity = E::MODEL.name;
+        check_primary_key(&self.key)?;
+        let rendered = render_update(self.update, self.condition)?;
+        let result = self
+            .client
+            .inner
+            .sdk
+            .update_item()
+            .table_name(&self.client.inner.table)
+            .set_key(Some(self.key.to_item()))
+            .update_expression(rendered.expression)
+            .set_condition_expression(rendered.condition)
+            .set_expression_attribute_names(rendered.names)
+            .set_expression_attribute_values(rendered.values)
+            .return_values(R::return_value())
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await
+            .map_err(|e| from_sdk("UpdateItem", entity, e));
+        let output = match result {
+            Err(e) if self.must_exist => return Err(missing_as_not_found(e)),
+            other => other?,
+        };
+        R::output(entity, output.attributes)
+    }
+}
+
+impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for UpdateItem<E, R> {
+    type Output = Result<R::Output>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+/// An update and its condition, rendered for UpdateItem or a transaction.
+pub(crate) struct RenderedUpdate {
+    pub expression: String,
+    pub condition: Option<String>,
+    pub names: Option<std::collections::HashMap<String, String>>,
+    pub values: Option<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
+}
+
+/// Renders an update, adding the identity attributes (an update that creates
+/// the item must leave it readable as `E`) and the guards of group changes.
+pub(crate) fn render_update<E: Entity>(
+    update: Update<E>,
+    condition: Option<Condition<E>>,
+) -> Result<RenderedUpdate> {
+    let entity = E::MODEL.name;
+    if update.is_empty() {
+        return Err(ValidationError::EmptyUpdate { entity }.into());
+    }
+    let update = update
+        .set_raw(
+            E::MODEL.identity_attribute,
+            aws_sdk_dynamodb::types::AttributeValue::S(entity.to_owned()),
+        )
+        .set_raw(
+            E::MODEL.version_attribute,
+            aws_sdk_dynamodb::types::AttributeValue::N(E::MODEL.version.to_string()),
+        );
+    let condition = and(condition, update.guards());
+    let mut placeholders = Placeholders::default();
+    let expression = update.render(&mut placeholders).map_err(|source| {
+        Error::Validation(ValidationError::Value {
+            context: "update",
+            source,
+        })
+    })?;
+    let condition = render_condition(condition.as_ref(), &mut placeholders, "update condition")?;
+    let rendered = placeholders.finish();
+    Ok(RenderedUpdate {
+        expression,
+        condition,
+        names: rendered.names,
+        values: rendered.values,
+    })
+}
