@@ -2,6 +2,8 @@
 //! (employees and tasks in tenants) and the key formats of seeds 000, 001 and
 //! 004 that existing tables already hold.
 
+pub mod harness;
+
 use entity_core::{Entity, KeyPart};
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,40 @@
+//! Where integration tests run: a fresh embedded server per test by default,
+//! or the DynamoDB-compatible endpoint named by `ENTITY_TEST_ENDPOINT`
+//! (DynamoDB Local in CI), with a fresh table per test.
+
+use entity_client::{Client, EmbeddedDynamo, EntityModel};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The environment variable naming an external endpoint.
+pub const ENDPOINT_VARIABLE: &str = "ENTITY_TEST_ENDPOINT";
+
+/// A table created for one test, and the server behind it.
+pub struct TestTable {
+    /// A client on the table.
+    pub client: Client,
+    /// Keeps the embedded server running (none for an external endpoint).
+    pub server: Option<EmbeddedDynamo>,
+}
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// A unique table name for this process.
+pub fn table_name(prefix: &str) -> String {
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    format!("{prefix}-{}-{n}-{nanos}", std::process::id())
+}
+
+/// Creates a table for `models` on the test endpoint.
+pub async fn table(models: &[&EntityModel]) -> TestTable {
+    let name = table_name("t");
+    let (client, server) = match std::env::var(ENDPOINT_VARIABLE) {
+        Ok(endpoint) if !endpoint.is_empty() => (Client::local(&endpoint, name), None),
+        _ => {
+            let server = EmbeddedDynamo::start().await.expect("embedded server");
+            (server.client(name), Some(server))
+        }
+    };
+    client.create_table(models).await.expect("create table");
+    TestTable { client, server }
+}
