@@ -1,1 +1,165 @@
-fn main() {}
+//! Quickstart: seed 002's multi-tenant project management, end to end.
+//!
+//! Starts an embedded DynamoDB-compatible server, creates the table from the
+//! entities, writes employees and tasks, queries each access pattern, pages
+//! with a cursor, updates (including a change of index key composites), runs
+//! a transaction, and prints what it did.
+//!
+//! Run it with `cargo run -p examples --example quickstart`.
+
+use entity_client::expr::Update;
+use entity_client::{EmbeddedDynamo, Entity, Error, KeyPart};
+
+/// An employee of a tenant: by id, by tenant (department, hire date), by email.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp", rename_all = "camelCase")]
+#[pk(employee_id)]
+#[sk()]
+#[index(by_tenant, gsi = "gsi1", pk(tenant_id), sk(department, hire_date))]
+#[index(by_email, gsi = "gsi3", pk(email))]
+struct Employee {
+    employee_id: String,
+    tenant_id: String,
+    email: String,
+    department: String,
+    hire_date: String,
+    name: String,
+}
+
+/// A task: by id, by project (priority, then status), by assignee (priority).
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp", rename_all = "camelCase")]
+#[pk(task_id)]
+#[sk()]
+#[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
+#[index(by_assignee, gsi = "gsi2", pk(employee_id), sk(priority))]
+struct Task {
+    task_id: String,
+    project_id: String,
+    employee_id: String,
+    priority: u8,
+    status: Status,
+    title: String,
+    comments: Vec<String>,
+}
+
+#[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
+enum Status {
+    Open,
+    Done,
+}
+
+fn task(n: u8, project: &str, assignee: &str) -> Task {
+    Task {
+        task_id: format!("t-{n:03}"),
+        project_id: project.into(),
+        employee_id: assignee.into(),
+        priority: n % 5,
+        status: Status::Open,
+        title: format!("Task {n}"),
+        comments: vec![],
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = EmbeddedDynamo::start().await?;
+    println!("embedded DynamoDB at {}", server.endpoint());
+    let client = server.client("project-management");
+    client.create_table(&[Employee::MODEL, Task::MODEL]).await?;
+    println!("created table `project-management` with gsi1, gsi2, gsi3 from the entities");
+
+    // Write: two employees, 30 tasks, in batches of 25 with retries.
+    let alice = Employee {
+        employee_id: "emp-alice".into(),
+        tenant_id: "t-acme".into(),
+        email: "alice@acme.test".into(),
+        department: "engineering".into(),
+        hire_date: "2024-01-15".into(),
+        name: "Alice".into(),
+    };
+    let bob = Employee {
+        employee_id: "emp-bob".into(),
+        tenant_id: "t-acme".into(),
+        email: "bob@acme.test".into(),
+        department: "sales".into(),
+        hire_date: "2023-06-01".into(),
+        name: "Bob".into(),
+    };
+    client.create(&alice).await?;
+    client.create(&bob).await?;
+    let tasks: Vec<Task> = (1..=30).map(|n| task(n, "proj-alpha", if n % 3 == 0 { "emp-bob" } else { "emp-alice" })).collect();
+    let written = client.batch_write().put_all(&tasks).await?;
+    println!("wrote 2 employees and {} tasks ({} unprocessed)", written.written, written.unprocessed.len());
+    println!("  alice's keys: pk={} gsi1pk={} gsi1sk={}", alice.pk(), alice.by_tenant_pk(), alice.by_tenant_sk());
+
+    // Create refuses to overwrite.
+    match client.create(&alice).await {
+        Err(Error::ConditionFailed { .. }) => println!("create(alice) again: refused, the item exists"),
+        other => println!("create(alice) again: unexpected {other:?}"),
+    }
+
+    // Each access pattern.
+    let staff = client.query(Employee::by_tenant("t-acme")).all().await?;
+    println!("employees in t-acme: {:?}", staff.iter().map(|e| &e.name).collect::<Vec<_>>());
+    let engineers = client.query(Employee::by_tenant("t-acme").department("engineering")).all().await?;
+    println!("engineers in t-acme: {}", engineers.len());
+    let by_email = client.query(Employee::by_email("bob@acme.test")).one().await?;
+    println!("employee by email bob@acme.test: {:?}", by_email.map(|e| e.name));
+    let urgent = client.query(Task::by_assignee("emp-alice").priority_gte(3).descending()).all().await?;
+    println!("alice's tasks with priority >= 3: {} (highest first: {:?})", urgent.len(), urgent.first().map(|t| t.priority));
+    let f = Task::fields();
+    let p4_open = client.query(Task::by_project("proj-alpha").priority(4)).filter(f.status.eq(Status::Open)).all().await?;
+    println!("open priority-4 tasks in proj-alpha: {}", p4_open.len());
+
+    // Page through the project 10 at a time with the signed cursor.
+    let mut cursor = String::new();
+    let mut pages = 0;
+    loop {
+        let page = client.query(Task::by_project("proj-alpha").limit(10)).cursor(cursor.clone()).await?;
+        pages += 1;
+        println!("  page {pages}: {} tasks", page.items.len());
+        match page.cursor {
+            Some(next) => cursor = next,
+            None => break,
+        }
+    }
+    // Flip one character: the signature no longer matches.
+    let mut tampered: Vec<char> = cursor.chars().collect();
+    tampered[4] = if tampered[4] == 'A' { 'B' } else { 'A' };
+    let tampered: String = tampered.into_iter().collect();
+    let refused = client.query(Task::by_project("proj-alpha").limit(10)).cursor(tampered).await;
+    println!("a tampered cursor: {}", refused.err().map(|e| e.to_string()).unwrap_or_default());
+
+    // Update: priority and status are index key composites, so they change
+    // together and both index keys are recomposed.
+    let updated: Task = client
+        .patch(Task::key("t-001"))
+        .apply(Task::set_priority_status(4, Status::Done))
+        .append(f.comments, vec!["shipped".to_owned()])
+        .return_new()
+        .await?;
+    println!("t-001 now priority {} {:?}, gsi1sk={}", updated.priority, updated.status, updated.by_project_sk());
+    let done = client.query(Task::by_project("proj-alpha").priority(4).status_eq(Status::Done)).all().await?;
+    println!("done priority-4 tasks found through the recomposed key: {:?}", done.iter().map(|t| &t.task_id).collect::<Vec<_>>());
+
+    // A transaction across entities: hand t-002 to bob, only if bob exists.
+    let e = Employee::fields();
+    client
+        .transact_write()
+        .update(Task::key("t-002"), Update::new().apply(Task::set_employee_id("emp-bob".into())), None)
+        .condition_check(Employee::key("emp-bob"), e.tenant_id.eq("t-acme"))
+        .await?;
+    let bobs = client.query(Task::by_assignee("emp-bob")).all().await?;
+    println!("after the transaction bob has {} tasks", bobs.len());
+    let failed = client
+        .transact_write()
+        .update(Task::key("t-003"), Update::new().apply(Task::set_employee_id("emp-carol".into())), None)
+        .condition_check(Employee::key("emp-carol"), e.tenant_id.eq("t-acme"))
+        .await;
+    if let Err(Error::TransactionCanceled { reasons, .. }) = failed {
+        let why: Vec<String> = reasons.iter().map(ToString::to_string).collect();
+        println!("handing t-003 to a missing employee was canceled: {}", why.join(", "));
+    }
+    Ok(())
+}

@@ -1,0 +1,17 @@
+use entity_core::expr::Update;
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id)]
+#[index(by_project, gsi = "gsi1", pk(project_id), sk(priority))]
+struct Task {
+    task_id: String,
+    project_id: String,
+    priority: u8,
+}
+
+fn main() {
+    let f = Task::fields();
+    let _ = Update::<Task>::new().set(f.priority, 3u8);
+}
