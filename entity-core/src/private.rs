@@ -15,11 +15,6 @@ use crate::Item;
 #[inline(always)]
 pub const fn assert_key_part<T: KeyPart>() {}
 
-/// Proves at compile time, with the error on the field, that a field's type
-/// converts to and from an attribute.
-#[inline(always)]
-pub const fn assert_attribute<T: ToAttribute + FromAttribute>() {}
-
 /// Writes one field.
 #[inline]
 pub fn put_field<T: ToAttribute + ?Sized>(
@@ -98,10 +93,10 @@ pub fn check_identity(
     }
 }
 
-/// Reads one field.
+/// Reads one field from the attribute found for it, if any.
 #[inline]
-pub fn take_field<T: FromAttribute>(
-    item: &mut Item,
+pub fn read_field<T: FromAttribute>(
+    value: Option<AttributeValue>,
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T, DecodeError> {
@@ -110,16 +105,16 @@ pub fn take_field<T: FromAttribute>(
         attribute,
         source,
     };
-    match item.remove(attribute) {
+    match value {
         Some(value) => T::from_attribute(value).map_err(fail),
         None => T::from_missing().ok_or_else(|| fail(AttributeError::Missing)),
     }
 }
 
-/// Reads one `#[entity(serde)]` field.
+/// Reads one `#[entity(serde)]` field from the attribute found for it.
 #[inline]
-pub fn take_serde_field<T: serde::de::DeserializeOwned>(
-    item: &mut Item,
+pub fn read_serde_field<T: serde::de::DeserializeOwned>(
+    value: Option<AttributeValue>,
     entity: &'static str,
     attribute: &'static str,
 ) -> Result<T, DecodeError> {
@@ -128,14 +123,8 @@ pub fn take_serde_field<T: serde::de::DeserializeOwned>(
         attribute,
         source,
     };
-    match item.remove(attribute) {
+    match value {
         Some(value) => from_serde_attribute(value).map_err(fail),
         None => serde_from_missing().ok_or_else(|| fail(AttributeError::Missing)),
     }
-}
-
-/// Appends a composite's key text.
-#[inline(always)]
-pub fn push_part<T: KeyPart>(out: &mut String, value: &T) {
-    value.encode_key(out)
 }

@@ -48,6 +48,12 @@ pub trait KeyPart: Sized {
     /// Appends this value's key text to `out`.
     fn encode_key(&self, out: &mut String);
 
+    /// The length `encode_key` will most likely append (a capacity hint).
+    #[inline]
+    fn key_len_hint(&self) -> usize {
+        24
+    }
+
     /// Parses key text written by [`encode_key`](KeyPart::encode_key).
     fn decode_key(text: &str) -> Result<Self, KeyPartError>;
 }
@@ -61,12 +67,22 @@ pub trait KeyPart: Sized {
 pub trait KeyArg<T: KeyPart> {
     /// Appends the key text of this argument to `out`.
     fn encode_arg(&self, out: &mut String);
+
+    /// A capacity hint for `encode_arg`.
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        24
+    }
 }
 
 impl<T: KeyPart> KeyArg<T> for T {
     #[inline]
     fn encode_arg(&self, out: &mut String) {
         self.encode_key(out)
+    }
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        self.key_len_hint()
     }
 }
 
@@ -75,6 +91,10 @@ impl<T: KeyPart> KeyArg<T> for &T {
     fn encode_arg(&self, out: &mut String) {
         (**self).encode_key(out)
     }
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        (**self).key_len_hint()
+    }
 }
 
 impl KeyArg<String> for &str {
@@ -82,12 +102,20 @@ impl KeyArg<String> for &str {
     fn encode_arg(&self, out: &mut String) {
         escape_into(self, out)
     }
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        self.len()
+    }
 }
 
 impl KeyPart for String {
     #[inline]
     fn encode_key(&self, out: &mut String) {
         escape_into(self, out)
+    }
+    #[inline]
+    fn key_len_hint(&self) -> usize {
+        self.len()
     }
 
     fn decode_key(text: &str) -> Result<Self, KeyPartError> {
@@ -99,6 +127,10 @@ impl KeyPart for bool {
     #[inline]
     fn encode_key(&self, out: &mut String) {
         out.push_str(if *self { "true" } else { "false" })
+    }
+    #[inline]
+    fn key_len_hint(&self) -> usize {
+        5
     }
 
     fn decode_key(text: &str) -> Result<Self, KeyPartError> {

@@ -48,6 +48,10 @@ macro_rules! unsigned_key_part {
                 let mut buf = itoa::Buffer::new();
                 push_padded(buf.format(*self), $width, out);
             }
+            #[inline]
+            fn key_len_hint(&self) -> usize {
+                $width
+            }
 
             fn decode_key(text: &str) -> Result<Self, KeyPartError> {
                 if text.len() != $width || !all_digits(text) {
@@ -74,6 +78,10 @@ macro_rules! signed_key_part {
                 } else {
                     push_padded(buf.format(*self), $width + 1, out);
                 }
+            }
+            #[inline]
+            fn key_len_hint(&self) -> usize {
+                $width + 1
             }
 
             fn decode_key(text: &str) -> Result<Self, KeyPartError> {

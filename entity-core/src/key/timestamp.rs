@@ -30,6 +30,25 @@ fn push2(out: &mut String, v: u8) {
 
 impl Civil {
     pub fn write(&self, out: &mut String) {
+        if (0..=9999).contains(&self.year) {
+            // The common case: fixed width, one `push_str`.
+            fn put(b: &mut [u8], at: usize, width: usize, mut v: u32) {
+                for slot in b[at..at + width].iter_mut().rev() {
+                    *slot = b'0' + (v % 10) as u8;
+                    v /= 10;
+                }
+            }
+            let mut b = *b"0000-00-00T00:00:00.000000000Z";
+            put(&mut b, 0, 4, self.year as u32);
+            put(&mut b, 5, 2, self.month.into());
+            put(&mut b, 8, 2, self.day.into());
+            put(&mut b, 11, 2, self.hour.into());
+            put(&mut b, 14, 2, self.minute.into());
+            put(&mut b, 17, 2, self.second.into());
+            put(&mut b, 20, 9, self.nanos);
+            out.push_str(std::str::from_utf8(&b).expect("ASCII digits"));
+            return;
+        }
         let mut buf = itoa::Buffer::new();
         if (0..=9999).contains(&self.year) {
             let y = buf.format(self.year);
@@ -136,16 +155,19 @@ pub(crate) mod chrono_impl {
     use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
 
     pub(crate) fn to_civil(t: &DateTime<Utc>) -> Civil {
-        let (second, nanos) = match t.nanosecond() {
+        // `DateTime`'s accessors each rebuild the local date and time; ask once.
+        let naive = t.naive_utc();
+        let (date, time) = (naive.date(), naive.time());
+        let (second, nanos) = match time.nanosecond() {
             n if n >= 1_000_000_000 => (60, n - 1_000_000_000),
-            n => (t.second() as u8, n),
+            n => (time.second() as u8, n),
         };
         Civil {
-            year: t.year(),
-            month: t.month() as u8,
-            day: t.day() as u8,
-            hour: t.hour() as u8,
-            minute: t.minute() as u8,
+            year: date.year(),
+            month: date.month() as u8,
+            day: date.day() as u8,
+            hour: time.hour() as u8,
+            minute: time.minute() as u8,
             second,
             nanos,
         }
@@ -166,6 +188,10 @@ pub(crate) mod chrono_impl {
     impl KeyPart for DateTime<Utc> {
         fn encode_key(&self, out: &mut String) {
             to_civil(self).write(out);
+        }
+        #[inline]
+        fn key_len_hint(&self) -> usize {
+            30
         }
 
         fn decode_key(text: &str) -> Result<Self, KeyPartError> {
@@ -204,6 +230,10 @@ pub(crate) mod time_impl {
     impl KeyPart for OffsetDateTime {
         fn encode_key(&self, out: &mut String) {
             to_civil(self).write(out);
+        }
+        #[inline]
+        fn key_len_hint(&self) -> usize {
+            30
         }
 
         fn decode_key(text: &str) -> Result<Self, KeyPartError> {

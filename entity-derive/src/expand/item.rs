@@ -66,17 +66,33 @@ fn from_item(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let name = &entity.name;
     let private = quote!(#krate::__private);
-    let fields = entity.fields.iter().map(|field| {
+    let slots: Vec<_> = (0..entity.fields.len())
+        .map(|i| quote::format_ident!("__entity_slot_{}", i))
+        .collect();
+    let arms = entity.fields.iter().zip(&slots).map(|(field, slot)| {
+        let attribute = &field.attribute;
+        quote!(#attribute => #slot = ::core::option::Option::Some(__entity_value),)
+    });
+    let fields = entity.fields.iter().zip(&slots).map(|(field, slot)| {
         let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
         if field.serde {
-            quote!(#ident: #private::take_serde_field::<#ty>(&mut __entity_item, #name, #attribute)?)
+            quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
         } else {
-            quote_spanned!(ty.span()=> #ident: #private::take_field::<#ty>(&mut __entity_item, #name, #attribute)?)
+            quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)
         }
     });
     quote! {
-        fn from_item(mut __entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
+        fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
             #private::check_identity(&__entity_item, #IDENTITY_ATTRIBUTE, #name)?;
+            #(let mut #slots: ::core::option::Option<#private::AttributeValue> = ::core::option::Option::None;)*
+            // One pass, no hashing: each attribute is moved to its field's
+            // slot or dropped.
+            for (__entity_name, __entity_value) in __entity_item {
+                match __entity_name.as_str() {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
             ::core::result::Result::Ok(Self { #(#fields,)* })
         }
     }

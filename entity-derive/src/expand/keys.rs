@@ -39,7 +39,12 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         .iter()
         .map(|p| if let Piece::Text(t) = p { t.len() } else { 0 })
         .sum();
-    let capacity = literal_len + 24 * key.composites.len();
+    let hints = key.composites.iter().map(|c| {
+        let field = &entity.fields[c.field];
+        let (ident, ty) = (field.ident, field.ty);
+        quote!(+ #krate::KeyArg::<#ty>::arg_len_hint(&#ident))
+    });
+    let capacity = quote!(#literal_len #(#hints)*);
     let pushes = key.pieces().into_iter().map(|piece| match piece {
         Piece::Text(text) => quote!(__entity_key.push_str(#text);),
         Piece::Value(c) => {
