@@ -1,0 +1,158 @@
+//! Client overhead against the same embedded server, side by side in one
+//! run:
+//!
+//! * querying 10,000 items of one partition through `Client::query(..).all()`
+//!   versus a hand-written pagination loop over the raw SDK (target: at most
+//!   5% slower);
+//! * batch-writing 10,000 items through `Client::batch_write` versus a
+//!   sequential `PutItem` loop (target: at least 4x faster).
+//!
+//! Rounds alternate between the contenders and the medians are compared, so
+//! machine noise hits both alike. `cargo bench -p entity-tests --bench client`.
+
+use entity_client::{EmbeddedDynamo, Entity};
+use std::time::{Duration, Instant};
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "bench")]
+#[pk(account)]
+#[sk(seq)]
+struct Event {
+    account: String,
+    seq: u32,
+    kind: String,
+    amount: i64,
+    note: Option<String>,
+}
+
+fn event(account: &str, seq: u32) -> Event {
+    Event {
+        account: account.into(),
+        seq,
+        kind: if seq % 2 == 0 {
+            "credit".into()
+        } else {
+            "debit".into()
+        },
+        amount: i64::from(seq) * 7 - 5000,
+        note: (seq % 3 == 0).then(|| format!("note {seq}")),
+    }
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// The hand-written loop: Query pages until LastEvaluatedKey is gone.
+async fn raw_query(sdk: &aws_sdk_dynamodb::Client, table: &str, pk: &str) -> usize {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let mut start = None;
+    let mut items = Vec::new();
+    loop {
+        let out = sdk
+            .query()
+            .table_name(table)
+            .key_condition_expression("#pk = :pk")
+            .expression_attribute_names("#pk", "pk")
+            .expression_attribute_values(":pk", AttributeValue::S(pk.to_owned()))
+            .set_exclusive_start_key(start.take())
+            .send()
+            .await
+            .expect("query");
+        items.extend(out.items.unwrap_or_default());
+        match out.last_evaluated_key {
+            Some(key) => start = Some(key),
+            None => break,
+        }
+    }
+    items.len()
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let quick = std::env::args().any(|a| a == "--test" || a == "--quick");
+    let n: u32 = if quick { 300 } else { 10_000 };
+    let rounds = if quick { 1 } else { 5 };
+    let server = EmbeddedDynamo::start().await.expect("server");
+
+    // Query: one partition of `n` items.
+    let client = server.client("bench-query");
+    client.create_table(&[Event::MODEL]).await.expect("table");
+    let events: Vec<Event> = (0..n).map(|i| event("acc-1", i)).collect();
+    let out = client.batch_write().put_all(&events).await.expect("seed");
+    assert!(out.unprocessed.is_empty());
+    let pk = Event::pk_of("acc-1");
+    let (mut ours, mut raw) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let items = client
+            .query(Event::primary("acc-1"))
+            .all()
+            .await
+            .expect("query");
+        ours.push(t.elapsed());
+        assert_eq!(items.len(), n as usize);
+        let t = Instant::now();
+        let count = raw_query(client.sdk(), client.table(), &pk).await;
+        raw.push(t.elapsed());
+        assert_eq!(count, n as usize);
+    }
+    let (ours, raw) = (median(ours), median(raw));
+
+    // Writes: `n` items each way, into fresh partitions.
+    let (mut batch, mut sequential) = (Vec::new(), Vec::new());
+    let writer = server.client("bench-write");
+    writer.create_table(&[Event::MODEL]).await.expect("table");
+    for round in 0..rounds {
+        let items: Vec<Event> = (0..n).map(|i| event(&format!("b-{round}"), i)).collect();
+        let t = Instant::now();
+        let out = writer.batch_write().put_all(&items).await.expect("batch");
+        batch.push(t.elapsed());
+        assert_eq!((out.written, out.unprocessed.len()), (n as usize, 0));
+
+        let items: Vec<Event> = (0..n).map(|i| event(&format!("s-{round}"), i)).collect();
+        let t = Instant::now();
+        for item in &items {
+            writer
+                .sdk()
+                .put_item()
+                .table_name(writer.table())
+                .set_item(Some(item.to_item().expect("item")))
+                .send()
+                .await
+                .expect("put");
+        }
+        sequential.push(t.elapsed());
+    }
+    let (batch, sequential) = (median(batch), median(sequential));
+
+    println!("== client vs raw SDK, same embedded server, {n} items, median of {rounds} alternating rounds ==");
+    println!(
+        "query all     client {:>9.1?} | raw pagination loop {:>9.1?}",
+        ours, raw
+    );
+    println!(
+        "write all     batch  {:>9.1?} | sequential PutItem  {:>9.1?}",
+        batch, sequential
+    );
+    let query_ratio = ours.as_secs_f64() / raw.as_secs_f64();
+    let write_ratio = sequential.as_secs_f64() / batch.as_secs_f64();
+    let verdict = |ok: bool| {
+        if quick {
+            "(quick run, not judged)"
+        } else if ok {
+            "PASS"
+        } else {
+            "MISS"
+        }
+    };
+    println!(
+        "query: client/raw loop           = {query_ratio:5.3}x (target <= 1.05x) {}",
+        verdict(query_ratio <= 1.05)
+    );
+    println!(
+        "batch write: sequential/batch    = {write_ratio:5.2}x (target >= 4x)    {}",
+        verdict(write_ratio >= 4.0)
+    );
+}
