@@ -88,35 +88,80 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     client.create(&alice).await?;
     client.create(&bob).await?;
-    let tasks: Vec<Task> = (1..=30).map(|n| task(n, "proj-alpha", if n % 3 == 0 { "emp-bob" } else { "emp-alice" })).collect();
+    let tasks: Vec<Task> = (1..=30)
+        .map(|n| {
+            task(
+                n,
+                "proj-alpha",
+                if n % 3 == 0 { "emp-bob" } else { "emp-alice" },
+            )
+        })
+        .collect();
     let written = client.batch_write().put_all(&tasks).await?;
-    println!("wrote 2 employees and {} tasks ({} unprocessed)", written.written, written.unprocessed.len());
-    println!("  alice's keys: pk={} gsi1pk={} gsi1sk={}", alice.pk(), alice.by_tenant_pk(), alice.by_tenant_sk());
+    println!(
+        "wrote 2 employees and {} tasks ({} unprocessed)",
+        written.written,
+        written.unprocessed.len()
+    );
+    println!(
+        "  alice's keys: pk={} gsi1pk={} gsi1sk={}",
+        alice.pk(),
+        alice.by_tenant_pk(),
+        alice.by_tenant_sk()
+    );
 
     // Create refuses to overwrite.
     match client.create(&alice).await {
-        Err(Error::ConditionFailed { .. }) => println!("create(alice) again: refused, the item exists"),
+        Err(Error::ConditionFailed { .. }) => {
+            println!("create(alice) again: refused, the item exists")
+        }
         other => println!("create(alice) again: unexpected {other:?}"),
     }
 
     // Each access pattern.
     let staff = client.query(Employee::by_tenant("t-acme")).all().await?;
-    println!("employees in t-acme: {:?}", staff.iter().map(|e| &e.name).collect::<Vec<_>>());
-    let engineers = client.query(Employee::by_tenant("t-acme").department("engineering")).all().await?;
+    println!(
+        "employees in t-acme: {:?}",
+        staff.iter().map(|e| &e.name).collect::<Vec<_>>()
+    );
+    let engineers = client
+        .query(Employee::by_tenant("t-acme").department("engineering"))
+        .all()
+        .await?;
     println!("engineers in t-acme: {}", engineers.len());
-    let by_email = client.query(Employee::by_email("bob@acme.test")).one().await?;
-    println!("employee by email bob@acme.test: {:?}", by_email.map(|e| e.name));
-    let urgent = client.query(Task::by_assignee("emp-alice").priority_gte(3).descending()).all().await?;
-    println!("alice's tasks with priority >= 3: {} (highest first: {:?})", urgent.len(), urgent.first().map(|t| t.priority));
+    let by_email = client
+        .query(Employee::by_email("bob@acme.test"))
+        .one()
+        .await?;
+    println!(
+        "employee by email bob@acme.test: {:?}",
+        by_email.map(|e| e.name)
+    );
+    let urgent = client
+        .query(Task::by_assignee("emp-alice").priority_gte(3).descending())
+        .all()
+        .await?;
+    println!(
+        "alice's tasks with priority >= 3: {} (highest first: {:?})",
+        urgent.len(),
+        urgent.first().map(|t| t.priority)
+    );
     let f = Task::fields();
-    let p4_open = client.query(Task::by_project("proj-alpha").priority(4)).filter(f.status.eq(Status::Open)).all().await?;
+    let p4_open = client
+        .query(Task::by_project("proj-alpha").priority(4))
+        .filter(f.status.eq(Status::Open))
+        .all()
+        .await?;
     println!("open priority-4 tasks in proj-alpha: {}", p4_open.len());
 
     // Page through the project 10 at a time with the signed cursor.
     let mut cursor = String::new();
     let mut pages = 0;
     loop {
-        let page = client.query(Task::by_project("proj-alpha").limit(10)).cursor(cursor.clone()).await?;
+        let page = client
+            .query(Task::by_project("proj-alpha").limit(10))
+            .cursor(cursor.clone())
+            .await?;
         pages += 1;
         println!("  page {pages}: {} tasks", page.items.len());
         match page.cursor {
@@ -128,8 +173,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut tampered: Vec<char> = cursor.chars().collect();
     tampered[4] = if tampered[4] == 'A' { 'B' } else { 'A' };
     let tampered: String = tampered.into_iter().collect();
-    let refused = client.query(Task::by_project("proj-alpha").limit(10)).cursor(tampered).await;
-    println!("a tampered cursor: {}", refused.err().map(|e| e.to_string()).unwrap_or_default());
+    let refused = client
+        .query(Task::by_project("proj-alpha").limit(10))
+        .cursor(tampered)
+        .await;
+    println!(
+        "a tampered cursor: {}",
+        refused.err().map(|e| e.to_string()).unwrap_or_default()
+    );
 
     // Update: priority and status are index key composites, so they change
     // together and both index keys are recomposed.
@@ -139,27 +190,53 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .append(f.comments, vec!["shipped".to_owned()])
         .return_new()
         .await?;
-    println!("t-001 now priority {} {:?}, gsi1sk={}", updated.priority, updated.status, updated.by_project_sk());
-    let done = client.query(Task::by_project("proj-alpha").priority(4).status_eq(Status::Done)).all().await?;
-    println!("done priority-4 tasks found through the recomposed key: {:?}", done.iter().map(|t| &t.task_id).collect::<Vec<_>>());
+    println!(
+        "t-001 now priority {} {:?}, gsi1sk={}",
+        updated.priority,
+        updated.status,
+        updated.by_project_sk()
+    );
+    let done = client
+        .query(
+            Task::by_project("proj-alpha")
+                .priority(4)
+                .status_eq(Status::Done),
+        )
+        .all()
+        .await?;
+    println!(
+        "done priority-4 tasks found through the recomposed key: {:?}",
+        done.iter().map(|t| &t.task_id).collect::<Vec<_>>()
+    );
 
     // A transaction across entities: hand t-002 to bob, only if bob exists.
     let e = Employee::fields();
     client
         .transact_write()
-        .update(Task::key("t-002"), Update::new().apply(Task::set_employee_id("emp-bob".into())), None)
+        .update(
+            Task::key("t-002"),
+            Update::new().apply(Task::set_employee_id("emp-bob".into())),
+            None,
+        )
         .condition_check(Employee::key("emp-bob"), e.tenant_id.eq("t-acme"))
         .await?;
     let bobs = client.query(Task::by_assignee("emp-bob")).all().await?;
     println!("after the transaction bob has {} tasks", bobs.len());
     let failed = client
         .transact_write()
-        .update(Task::key("t-003"), Update::new().apply(Task::set_employee_id("emp-carol".into())), None)
+        .update(
+            Task::key("t-003"),
+            Update::new().apply(Task::set_employee_id("emp-carol".into())),
+            None,
+        )
         .condition_check(Employee::key("emp-carol"), e.tenant_id.eq("t-acme"))
         .await;
     if let Err(Error::TransactionCanceled { reasons, .. }) = failed {
         let why: Vec<String> = reasons.iter().map(ToString::to_string).collect();
-        println!("handing t-003 to a missing employee was canceled: {}", why.join(", "));
+        println!(
+            "handing t-003 to a missing employee was canceled: {}",
+            why.join(", ")
+        );
     }
     Ok(())
 }
