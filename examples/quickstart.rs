@@ -15,8 +15,8 @@ use entity_client::{EmbeddedDynamo, Entity, Error, KeyPart};
 #[entity(schema = "myapp", rename_all = "camelCase")]
 #[pk(employee_id)]
 #[sk()]
-#[index(by_tenant, gsi = "gsi1", pk(tenant_id), sk(department, hire_date))]
-#[index(by_email, gsi = "gsi3", pk(email))]
+#[index(by_tenant(gsi = "gsi1", pk(tenant_id), sk(department, hire_date)))]
+#[index(by_email(gsi = "gsi3", pk(email)))]
 struct Employee {
     employee_id: String,
     tenant_id: String,
@@ -31,8 +31,8 @@ struct Employee {
 #[entity(schema = "myapp", rename_all = "camelCase")]
 #[pk(task_id)]
 #[sk()]
-#[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
-#[index(by_assignee, gsi = "gsi2", pk(employee_id), sk(priority))]
+#[index(by_project(gsi = "gsi1", pk(project_id), sk(priority, status)))]
+#[index(by_assignee(gsi = "gsi2", pk(employee_id), sk(priority)))]
 struct Task {
     task_id: String,
     project_id: String,

@@ -40,9 +40,42 @@ pub fn value_size(value: &AttributeValue) -> usize {
     }
 }
 
+/// A number's size: one byte, plus one per two significant digits of its
+/// integer part and one per two of its fraction, counted separately, with
+/// leading and trailing zeros trimmed; one byte more when it is negative
+/// (`1.5` is 3 bytes, `-42` is 3, `100` is 2).
 fn number_size(text: &str) -> usize {
-    let digits = text.bytes().filter(u8::is_ascii_digit).count();
-    digits.div_ceil(2) + 1
+    let text = text.trim();
+    let negative = text.starts_with('-');
+    let unsigned = text.trim_start_matches(['-', '+']);
+    let (coefficient, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (
+            &unsigned[..at],
+            unsigned[at + 1..].parse::<i64>().unwrap_or(0),
+        ),
+        None => (unsigned, 0),
+    };
+    let (integer, fraction) = coefficient.split_once('.').unwrap_or((coefficient, ""));
+    let digits: Vec<u8> = integer
+        .bytes()
+        .chain(fraction.bytes())
+        .filter(u8::is_ascii_digit)
+        .collect();
+    let leading = digits.iter().take_while(|&&d| d == b'0').count();
+    let trailing = digits[leading..]
+        .iter()
+        .rev()
+        .take_while(|&&d| d == b'0')
+        .count();
+    let significant = digits.len() - leading - trailing;
+    if significant == 0 {
+        return 1; // zero
+    }
+    // Where the decimal point falls among the significant digits.
+    let integer_digits = integer.bytes().filter(u8::is_ascii_digit).count() as i64;
+    let point = (integer_digits - leading as i64).saturating_add(exponent);
+    let whole = point.clamp(0, significant as i64) as usize;
+    whole.div_ceil(2) + (significant - whole).div_ceil(2) + 1 + usize::from(negative)
 }
 
 /// The size of an item: attribute names plus values.
@@ -113,6 +146,22 @@ mod tests {
     fn sizes_follow_dynamodb_rules() {
         assert_eq!(value_size(&AttributeValue::S("héllo".into())), 6);
         assert_eq!(value_size(&AttributeValue::N("12345".into())), 4);
+        // Integer and fraction digits round up separately; zeros at either
+        // end are not stored; a sign costs a byte.
+        for (number, size) in [
+            ("0", 1),
+            ("-0", 1),
+            ("1.5", 3),
+            ("-42", 3),
+            ("100", 2),
+            ("0.001", 2),
+            ("0012.3400", 3),
+            ("1e3", 2),
+            ("1.25E-2", 3),
+            ("123456789012345678901234567890123456.78", 20),
+        ] {
+            assert_eq!(number_size(number), size, "{number}");
+        }
         assert_eq!(
             value_size(&AttributeValue::L(vec![AttributeValue::Bool(true)])),
             5

@@ -12,7 +12,7 @@
 //! #[entity(schema = "myapp", name = "Task")]
 //! #[pk(task_id)]
 //! #[sk()]
-//! #[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
+//! #[index(by_project(gsi = "gsi1", pk(project_id), sk(priority, status)))]
 //! struct Task {
 //!     task_id: String,
 //!     project_id: String,

@@ -131,9 +131,8 @@ pub enum RawIndexKind {
 }
 
 pub struct RawIndex {
-    pub name: Option<Ident>,
-    /// The whole attribute, for errors about it.
-    pub attr: syn::Attribute,
+    /// The logical name, which names the accessor.
+    pub name: Ident,
     /// Reading it reported errors: follow-on checks stay quiet.
     pub had_errors: bool,
     pub physical: Option<(RawIndexKind, LitStr)>,
@@ -292,21 +291,33 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
                 }
             }
             "index" => {
-                let mut index = RawIndex {
-                    name: None,
-                    attr: attr.clone(),
-                    had_errors: false,
-                    physical: None,
-                    pk: None,
-                    sk: None,
-                    casing: None,
-                };
-                let before = cx.error_count();
-                let result = attr.parse_nested_meta(|meta| read_index_key(cx, &mut index, &meta));
-                index.had_errors = cx.error_count() > before;
-                match result {
-                    Ok(()) => raw.indexes.push(index),
-                    Err(e) => cx.syn_error(e),
+                // Each index nests under its logical name, so no two indexes
+                // share an attribute path (and clippy's
+                // `duplicated_attributes` stays quiet on user code).
+                let result = attr.parse_nested_meta(|meta| {
+                    let Some(name) = meta.path.get_ident().cloned() else {
+                        return Err(meta.error("expected an index name, such as `by_project(gsi = \"gsi1\", pk(...))`"));
+                    };
+                    if meta.input.peek(syn::Token![=]) {
+                        return Err(meta.error(
+                            "an index starts with its logical name, which names its accessor: `#[index(by_project(gsi = \"gsi1\", pk(...)))]`",
+                        ));
+                    }
+                    if !meta.input.peek(syn::token::Paren) {
+                        return Err(meta.error(format!(
+                            "write an index as its logical name with its keys: `{name}(gsi = \"...\", pk(...), sk(...))`"
+                        )));
+                    }
+                    let mut index =
+                        RawIndex { name, had_errors: false, physical: None, pk: None, sk: None, casing: None };
+                    let before = cx.error_count();
+                    meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
+                    index.had_errors = cx.error_count() > before;
+                    raw.indexes.push(index);
+                    Ok(())
+                });
+                if let Err(e) = result {
+                    cx.syn_error(e);
                 }
             }
             _ => {}
@@ -448,15 +459,6 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
         *slot = Some(key);
     } else if is_ident(meta, "casing") {
         index.casing = casing(cx, meta)?;
-    } else if index.name.is_none()
-        && (meta.input.is_empty() || meta.input.peek(syn::Token![,]))
-        && meta.path.get_ident().is_some()
-    {
-        index.name = meta.path.get_ident().cloned();
-    } else if meta.input.is_empty() || meta.input.peek(syn::Token![,]) {
-        return Err(meta.error(
-            "the index name comes first and only once: `#[index(by_project, gsi = \"gsi1\", ...)]`",
-        ));
     } else {
         return unknown(cx, meta, "`#[index]`", &INDEX_KEYS);
     }

@@ -263,13 +263,7 @@ fn build_index(
     primary: &Index,
     entity_casing: Casing,
 ) -> Option<Index> {
-    let Some(name) = raw.name.clone() else {
-        cx.error(
-            &raw.attr,
-            "an index needs a logical name first: `#[index(by_project, gsi = \"gsi1\", pk(...))]`",
-        );
-        return None;
-    };
+    let name = raw.name.clone();
     let Some((kind, physical)) = raw.physical.clone() else {
         if raw.had_errors {
             return None; // a misspelled `gsi`/`lsi` has been reported

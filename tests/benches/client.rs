@@ -29,13 +29,13 @@ fn event(account: &str, seq: u32) -> Event {
     Event {
         account: account.into(),
         seq,
-        kind: if seq % 2 == 0 {
+        kind: if seq.is_multiple_of(2) {
             "credit".into()
         } else {
             "debit".into()
         },
         amount: i64::from(seq) * 7 - 5000,
-        note: (seq % 3 == 0).then(|| format!("note {seq}")),
+        note: seq.is_multiple_of(3).then(|| format!("note {seq}")),
     }
 }
 

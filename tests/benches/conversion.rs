@@ -47,8 +47,8 @@ type Item = HashMap<String, AttributeValue>;
 #[entity(schema = "bench")]
 #[pk(tenant_id, order_id)]
 #[sk(created_at)]
-#[index(by_customer, gsi = "gsi1", pk(customer_id), sk(status, created_at))]
-#[index(by_region, gsi = "gsi2", pk(region), sk(is_priority, amount_cents))]
+#[index(by_customer(gsi = "gsi1", pk(customer_id), sk(status, created_at)))]
+#[index(by_region(gsi = "gsi2", pk(region), sk(is_priority, amount_cents)))]
 struct Order {
     tenant_id: String,
     order_id: String,

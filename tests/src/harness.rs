@@ -21,7 +21,10 @@ static NEXT: AtomicU32 = AtomicU32::new(0);
 /// A unique table name for this process.
 pub fn table_name(prefix: &str) -> String {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
     format!("{prefix}-{}-{n}-{nanos}", std::process::id())
 }
 

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 #[entity(schema = "myapp", name = "Employee", rename_all = "camelCase")]
 #[pk(employee_id)]
 #[sk()]
-#[index(by_tenant, gsi = "gsi1", pk(tenant_id), sk(department, hire_date))]
-#[index(by_email, gsi = "gsi3", pk(email))]
+#[index(by_tenant(gsi = "gsi1", pk(tenant_id), sk(department, hire_date)))]
+#[index(by_email(gsi = "gsi3", pk(email)))]
 pub struct Employee {
     pub employee_id: String,
     pub tenant_id: String,
@@ -28,8 +28,8 @@ pub struct Employee {
 #[entity(schema = "myapp", name = "Task", rename_all = "camelCase")]
 #[pk(task_id)]
 #[sk()]
-#[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
-#[index(by_assignee, gsi = "gsi2", pk(employee_id), sk(priority))]
+#[index(by_project(gsi = "gsi1", pk(project_id), sk(priority, status)))]
+#[index(by_assignee(gsi = "gsi2", pk(employee_id), sk(priority)))]
 pub struct Task {
     pub task_id: String,
     pub project_id: String,
@@ -63,12 +63,11 @@ pub struct ChecklistItem {
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[pk(format = "USER#{user_id}")]
 #[sk(format = "PROFILE")]
-#[index(
-    by_email,
+#[index(by_email(
     gsi = "gsi1",
     pk(attr = "gsi1pk", format = "user#email"),
     sk(attr = "gsi1sk", format = "{email}")
-)]
+))]
 pub struct UserProfile {
     pub user_id: UserId,
     pub email: String,
@@ -106,7 +105,7 @@ pub struct TeamMember {
 #[entity(schema = "ledger", casing = "upper")]
 #[pk(account)]
 #[sk(at, delta)]
-#[index(by_delta, lsi = "lsi1", sk(attr = "lsi1sk", delta))]
+#[index(by_delta(lsi = "lsi1", sk(attr = "lsi1sk", delta)))]
 pub struct Entry {
     pub account: String,
     pub at: chrono::DateTime<chrono::Utc>,

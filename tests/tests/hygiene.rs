@@ -33,7 +33,7 @@ mod shadowed {
     #[entity(schema = "hygiene")]
     #[pk(id)]
     #[sk(kind, n)]
-    #[index(by_kind, gsi = "gsi1", pk(kind), sk(n, id))]
+    #[index(by_kind(gsi = "gsi1", pk(kind), sk(n, id)))]
     pub struct Thing {
         pub id: Id,
         pub kind: Kind,

@@ -63,7 +63,7 @@ impl<E: Entity + Send + 'static> Returning<E> for ReturnOld {
     }
     fn output(_: &'static str, attributes: Option<Item>) -> Result<Option<E>> {
         match attributes {
-            Some(item) if !item.is_empty() => Ok(Some(E::from_item(item)?)),
+            Some(item) if !is_key_only::<E>(&item) => Ok(Some(E::from_item(item)?)),
             _ => Ok(None),
         }
     }
@@ -80,6 +80,15 @@ impl<E: Entity + Send + 'static> Returning<E> for ReturnNew {
             None => Err(Error::NotFound { entity }),
         }
     }
+}
+
+/// Whether `item` holds nothing but (some of) the table key: no item at all.
+/// DynamoDB returns no attributes for `ALL_OLD` when an update creates the
+/// item; some compatible servers return the key they were given instead.
+fn is_key_only<E: Entity>(item: &Item) -> bool {
+    let key = &E::MODEL.primary;
+    item.keys()
+        .all(|name| name == key.pk.attribute || key.sk.is_some_and(|sk| name == sk.attribute))
 }
 
 macro_rules! raw_returning {

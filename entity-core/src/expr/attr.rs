@@ -10,8 +10,11 @@ use std::marker::PhantomData;
 /// key composites that change together.
 pub struct Attr<E, T, M = Plain> {
     name: &'static str,
-    marker: PhantomData<fn() -> (E, T, M)>,
+    marker: Types<E, T, M>,
 }
+
+/// Carries the handle's types without owning values of them.
+type Types<E, T, M> = PhantomData<fn() -> (E, T, M)>;
 
 impl<E, T, M> Attr<E, T, M> {
     /// A handle on attribute `name` (generated code calls this).

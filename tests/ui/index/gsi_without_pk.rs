@@ -3,7 +3,7 @@ use entity_core::Entity;
 #[derive(Entity)]
 #[entity(schema = "myapp")]
 #[pk(task_id)]
-#[index(by_project, gsi = "gsi1", sk(project_id))]
+#[index(by_project(gsi = "gsi1", sk(project_id)))]
 struct Task {
     task_id: String,
     project_id: String,

@@ -4,7 +4,7 @@ use entity_core::Entity;
 #[entity(schema = "myapp")]
 #[pk(project_id)]
 #[sk(task_id)]
-#[index(by_priority, lsi = "lsi1", sk(attr = "sk", priority))]
+#[index(by_priority(lsi = "lsi1", sk(attr = "sk", priority)))]
 struct Task {
     project_id: String,
     task_id: String,

@@ -3,8 +3,8 @@ use entity_core::Entity;
 #[derive(Entity)]
 #[entity(schema = "myapp")]
 #[pk(task_id)]
-#[index(by_project, gsi = "gsi1", pk(project_id))]
-#[index(by_project_priority, gsi = "gsi1", pk(project_id), sk(priority))]
+#[index(by_project(gsi = "gsi1", pk(project_id)))]
+#[index(by_project_priority(gsi = "gsi1", pk(project_id), sk(priority)))]
 struct Task {
     task_id: String,
     project_id: String,

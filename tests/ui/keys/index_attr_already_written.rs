@@ -4,7 +4,7 @@ use entity_core::Entity;
 #[entity(schema = "myapp")]
 #[pk(user_id)]
 #[sk(format = "PROFILE")]
-#[index(by_email, gsi = "gsi1", pk(attr = "sk", email))]
+#[index(by_email(gsi = "gsi1", pk(attr = "sk", email)))]
 struct User {
     user_id: String,
     email: String,

@@ -3,7 +3,7 @@ use entity_core::{Entity, KeyPart};
 #[derive(Entity)]
 #[entity(schema = "myapp")]
 #[pk(task_id)]
-#[index(by_project, gsi = "gsi1", pk(project_id), sk(priority, status))]
+#[index(by_project(gsi = "gsi1", pk(project_id), sk(priority, status)))]
 struct Task {
     task_id: String,
     project_id: String,

@@ -1,0 +1,332 @@
+//! `create_table` against a server: the table, GSIs and LSIs derived from
+//! entity models, checked with the raw SDK's DescribeTable; `if_not_exists`;
+//! and designs that cannot work, refused before sending.
+
+mod common;
+
+use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, ProjectionType, ScalarAttributeType};
+use entity_client::{Entity, EntityModel, Error, IndexKind, ValidationError};
+use entity_tests::harness::{table, table_name};
+use entity_tests::{Employee, Entry, Order, Status, Task, UserProfile};
+use std::collections::BTreeMap;
+
+/// A table keyed on a partition key alone.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "test")]
+#[pk(id)]
+#[index(by_kind(gsi = "gsi1", pk(kind), sk(id)))]
+struct Flat {
+    id: String,
+    kind: String,
+}
+
+/// Disagrees with `Task` on what `gsi1` is keyed on.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "test")]
+#[pk(id)]
+#[sk()]
+#[index(by_other(gsi = "gsi1", pk(attr = "otherpk", other), sk(id)))]
+struct Clashing {
+    id: String,
+    other: String,
+}
+
+/// An LSI with the same name as `Entry`'s on another attribute.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "test")]
+#[pk(id)]
+#[sk()]
+#[index(by_rank(lsi = "lsi1", sk(attr = "ranksk", rank)))]
+struct ClashingLocal {
+    id: String,
+    rank: u32,
+}
+
+/// A key schema as (partition attribute, sort attribute).
+fn keys(schema: &[KeySchemaElement]) -> (String, Option<String>) {
+    let of = |kind: KeyType| {
+        schema
+            .iter()
+            .find(|k| k.key_type == kind)
+            .map(|k| k.attribute_name.clone())
+    };
+    assert_eq!(schema.len(), 1 + usize::from(of(KeyType::Range).is_some()));
+    (
+        of(KeyType::Hash).expect("a partition key"),
+        of(KeyType::Range),
+    )
+}
+
+/// The global and local indexes the models declare, by physical name.
+#[allow(clippy::type_complexity)]
+fn declared(
+    models: &[&EntityModel],
+) -> (
+    BTreeMap<String, (String, Option<String>)>,
+    BTreeMap<String, (String, Option<String>)>,
+) {
+    let (mut global, mut local) = (BTreeMap::new(), BTreeMap::new());
+    for model in models {
+        for index in model.indexes {
+            let name = index.index_name.expect("a physical name").to_owned();
+            let keys = (
+                index.pk.attribute.to_owned(),
+                index.sk.map(|k| k.attribute.to_owned()),
+            );
+            match index.kind {
+                IndexKind::Local => local.insert(name, keys),
+                _ => global.insert(name, keys),
+            };
+        }
+    }
+    (global, local)
+}
+
+#[tokio::test]
+async fn the_table_and_its_indexes_follow_the_entity_models() {
+    let t = table(&[Task::MODEL]).await;
+    let models = [
+        Task::MODEL,
+        Employee::MODEL,
+        UserProfile::MODEL,
+        Order::MODEL,
+        Entry::MODEL,
+    ];
+    let client = t.client.with_table(table_name("design"));
+    client.create_table(&models).await.unwrap();
+
+    let description = client
+        .sdk()
+        .describe_table()
+        .table_name(client.table())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap();
+    assert_eq!(description.table_name(), Some(client.table()));
+    assert_eq!(
+        keys(description.key_schema()),
+        ("pk".to_owned(), Some("sk".to_owned()))
+    );
+
+    let (want_global, want_local) = declared(&models);
+    assert_eq!(
+        want_global.keys().collect::<Vec<_>>(),
+        ["gsi1", "gsi2", "gsi3"]
+    );
+    assert_eq!(want_local.keys().collect::<Vec<_>>(), ["lsi1"]);
+    let global: BTreeMap<String, (String, Option<String>)> = description
+        .global_secondary_indexes()
+        .iter()
+        .map(|i| {
+            let projection = i.projection().and_then(|p| p.projection_type());
+            assert_eq!(projection, Some(&ProjectionType::All));
+            (i.index_name().unwrap().to_owned(), keys(i.key_schema()))
+        })
+        .collect();
+    assert_eq!(global, want_global);
+    let local: BTreeMap<String, (String, Option<String>)> = description
+        .local_secondary_indexes()
+        .iter()
+        .map(|i| {
+            let projection = i.projection().and_then(|p| p.projection_type());
+            assert_eq!(projection, Some(&ProjectionType::All));
+            (i.index_name().unwrap().to_owned(), keys(i.key_schema()))
+        })
+        .collect();
+    assert_eq!(local, want_local);
+    // An LSI shares the table's partition key.
+    assert_eq!(local["lsi1"], ("pk".to_owned(), Some("lsi1sk".to_owned())));
+
+    // Every key attribute is defined, as a string, once.
+    let mut defined: Vec<(String, ScalarAttributeType)> = description
+        .attribute_definitions()
+        .iter()
+        .map(|d| (d.attribute_name().to_owned(), d.attribute_type().clone()))
+        .collect();
+    defined.sort_by(|a, b| a.0.cmp(&b.0));
+    let names: Vec<&str> = defined.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk", "gsi3pk", "lsi1sk", "pk", "sk"]
+    );
+    assert!(defined.iter().all(|(_, t)| *t == ScalarAttributeType::S));
+
+    // And the table works for every entity: an item written is found
+    // through each of its indexes.
+    let task = common::task("t1", "p1", "e1", 2, Status::Open);
+    client.create(&task).await.unwrap();
+    common::eventually(vec![task.clone()], || async {
+        client.query(Task::by_project("p1")).all().await.unwrap()
+    })
+    .await;
+    common::eventually(vec![task.clone()], || async {
+        client.query(Task::by_assignee("e1")).all().await.unwrap()
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_table_keyed_on_a_partition_key_only() {
+    let t = table(&[Flat::MODEL]).await;
+    let description = t
+        .client
+        .sdk()
+        .describe_table()
+        .table_name(t.client.table())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap();
+    assert_eq!(keys(description.key_schema()), ("pk".to_owned(), None));
+    let flat = Flat {
+        id: "a".into(),
+        kind: "k".into(),
+    };
+    t.client.put(&flat).await.unwrap();
+    assert_eq!(
+        t.client.get(Flat::key("a")).await.unwrap(),
+        Some(flat.clone())
+    );
+    common::eventually(vec![flat.clone()], || async {
+        t.client.query(Flat::by_kind("k")).all().await.unwrap()
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn creating_an_existing_table() {
+    let t = table(&[Task::MODEL]).await;
+    // The harness created it: a second create is a service error...
+    let err = t.client.create_table(&[Task::MODEL]).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Service {
+                operation: "CreateTable",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // ... unless asked to succeed when it exists, leaving it as it was.
+    t.client
+        .put(&common::task("t1", "p", "e", 1, Status::Open))
+        .await
+        .unwrap();
+    t.client
+        .create_table(&[Task::MODEL])
+        .if_not_exists()
+        .await
+        .unwrap();
+    assert!(t.client.get(Task::key("t1")).await.unwrap().is_some());
+    // And a new table with `if_not_exists` is simply created.
+    let fresh = t.client.with_table(table_name("fresh"));
+    fresh
+        .create_table(&[Task::MODEL])
+        .if_not_exists()
+        .timeout(std::time::Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert!(fresh.scan::<Task>().all().await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn designs_that_cannot_work_are_refused_before_sending() {
+    let t = table(&[Task::MODEL]).await;
+    let client = t.client.with_table(table_name("refused"));
+    let refused = |err: Error| match err {
+        Error::Validation(ValidationError::TableDesign(message)) => message,
+        other => panic!("expected TableDesign, got {other:?}"),
+    };
+    // No entities.
+    refused(client.create_table(&[]).await.unwrap_err());
+    // A table key with and without a sort key.
+    let message = refused(
+        client
+            .create_table(&[Task::MODEL, Flat::MODEL])
+            .await
+            .unwrap_err(),
+    );
+    assert!(message.contains("Flat"), "{message}");
+    // One GSI name, two key schemas.
+    let message = refused(
+        client
+            .create_table(&[Task::MODEL, Clashing::MODEL])
+            .await
+            .unwrap_err(),
+    );
+    assert!(message.contains("gsi1"), "{message}");
+    // One LSI name, two sort keys.
+    let message = refused(
+        client
+            .create_table(&[Entry::MODEL, ClashingLocal::MODEL])
+            .await
+            .unwrap_err(),
+    );
+    assert!(message.contains("lsi1"), "{message}");
+    // Nothing was created.
+    let err = client
+        .sdk()
+        .describe_table()
+        .table_name(client.table())
+        .send()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            aws_sdk_dynamodb::Error::from(err),
+            aws_sdk_dynamodb::Error::ResourceNotFoundException(_)
+        ),
+        "the table does not exist"
+    );
+}
+
+#[tokio::test]
+async fn operations_on_a_missing_table_are_service_errors() {
+    let t = table(&[Task::MODEL]).await;
+    let missing = t.client.with_table(table_name("missing"));
+    let task = common::task("t1", "p", "e", 1, Status::Open);
+    let service = |err: Error, operation: &str| match err {
+        Error::Service {
+            operation: op,
+            source,
+        } => {
+            assert_eq!(op, operation);
+            assert!(
+                matches!(
+                    *source,
+                    aws_sdk_dynamodb::Error::ResourceNotFoundException(_)
+                ),
+                "{source:?}"
+            );
+        }
+        other => panic!("expected a service error from {operation}, got {other:?}"),
+    };
+    service(missing.get(Task::key("t1")).await.unwrap_err(), "GetItem");
+    service(missing.put(&task).await.unwrap_err(), "PutItem");
+    service(missing.upsert(&task).await.unwrap_err(), "UpdateItem");
+    service(
+        missing.delete(Task::key("t1")).await.unwrap_err(),
+        "DeleteItem",
+    );
+    service(
+        missing
+            .query(Task::by_project("p"))
+            .all()
+            .await
+            .unwrap_err(),
+        "Query",
+    );
+    service(missing.scan::<Task>().all().await.unwrap_err(), "Scan");
+    service(
+        missing.batch_get([Task::key("t1")]).await.unwrap_err(),
+        "BatchGetItem",
+    );
+    service(
+        missing.batch_write().put(&task).await.unwrap_err(),
+        "BatchWriteItem",
+    );
+}
