@@ -174,6 +174,10 @@ pub enum ValidationError {
     /// A table cannot hold these entities together.
     #[error("{0}")]
     TableDesign(String),
+    /// A request that DynamoDB would refuse: a zero limit, an empty
+    /// transaction.
+    #[error("{0}")]
+    InvalidRequest(String),
 }
 
 impl Error {

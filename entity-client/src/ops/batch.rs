@@ -123,7 +123,7 @@ async fn get_chunk<E: Entity>(
             .set_keys(Some(std::mem::take(&mut pending)))
             .consistent_read(consistent)
             .build()
-            .map_err(|e| ValidationError::TableDesign(e.to_string()))?;
+            .map_err(|e| ValidationError::InvalidRequest(e.to_string()))?;
         let mut output = client
             .inner
             .sdk
@@ -204,7 +204,7 @@ impl BatchWrite {
             let put = PutRequest::builder()
                 .set_item(Some(item))
                 .build()
-                .map_err(|e| ValidationError::TableDesign(e.to_string()))?;
+                .map_err(|e| ValidationError::InvalidRequest(e.to_string()))?;
             Ok(WriteRequest::builder().put_request(put).build())
         });
         self.push(E::MODEL.name, key, request)
@@ -224,7 +224,7 @@ impl BatchWrite {
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))
                 .build()
-                .map_err(|e| ValidationError::TableDesign(e.to_string()))?;
+                .map_err(|e| ValidationError::InvalidRequest(e.to_string()))?;
             Ok(WriteRequest::builder().delete_request(delete).build())
         });
         self.push(E::MODEL.name, text, request)

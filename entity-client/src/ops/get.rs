@@ -97,8 +97,9 @@ impl<E: Entity> Projection<E> {
         }
     }
 
-    /// One field's value (an error if it was not projected or does not
-    /// convert).
+    /// One field's value. A field that was not projected reads as absent:
+    /// `None` for an optional field, an error for a required one; a value
+    /// that does not convert is an error.
     pub fn get<T: entity_core::FromAttribute, M>(
         &self,
         attr: entity_core::expr::Attr<E, T, M>,

@@ -124,6 +124,12 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
     }
 
     fn prepare(self) -> Result<State> {
+        if self.query.get_limit() == Some(0) || self.page_size == Some(0) {
+            return Err(ValidationError::InvalidRequest(
+                "a query limit or page size must be at least 1".into(),
+            )
+            .into());
+        }
         let model = E::MODEL;
         let identity = Condition::<E>::attribute_equals(
             model.identity_attribute,

@@ -89,6 +89,12 @@ impl<E: Entity + Send + 'static> Scan<E> {
     }
 
     fn prepare(self) -> Result<Arc<Prepared>> {
+        if self.page_size == Some(0) {
+            return Err(ValidationError::InvalidRequest(
+                "a scan page size must be at least 1".into(),
+            )
+            .into());
+        }
         let model = E::MODEL;
         let identity = Condition::<E>::attribute_equals(
             model.identity_attribute,

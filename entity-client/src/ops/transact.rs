@@ -64,7 +64,7 @@ impl Client {
 }
 
 fn build_error(e: impl std::fmt::Display) -> Error {
-    ValidationError::TableDesign(e.to_string()).into()
+    ValidationError::InvalidRequest(e.to_string()).into()
 }
 
 impl TransactWrite {
@@ -225,6 +225,12 @@ impl TransactWrite {
         if let Some(error) = self.error {
             return Err(error);
         }
+        if self.items.is_empty() {
+            return Err(ValidationError::InvalidRequest(
+                "a transaction needs at least one item".into(),
+            )
+            .into());
+        }
         if self.items.len() > MAX_TRANSACTION_ITEMS {
             return Err(ValidationError::TooManyTransactionItems {
                 count: self.items.len(),
@@ -333,6 +339,12 @@ impl TransactGet {
     async fn send(self) -> Result<TransactGetOutput> {
         if let Some(error) = self.error {
             return Err(error);
+        }
+        if self.items.is_empty() {
+            return Err(ValidationError::InvalidRequest(
+                "a transaction needs at least one item".into(),
+            )
+            .into());
         }
         if self.items.len() > MAX_TRANSACTION_ITEMS {
             return Err(ValidationError::TooManyTransactionItems {

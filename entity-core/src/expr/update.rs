@@ -104,10 +104,15 @@ impl<E> Update<E> {
             .chain(self.deletes.iter().map(|(name, _)| *name))
     }
 
-    /// `SET attr = value`.
+    /// `SET attr = value`; setting an optional field to `None` removes it
+    /// (as `put` leaves it out), rather than storing `NULL`.
     pub fn set<T, M: Settable>(mut self, attr: Attr<E, T, M>, value: impl IntoAttr<T>) -> Self {
-        self.sets
-            .push((attr.name().to_owned(), SetAction::Value(value.into_attr())));
+        match value.into_attr() {
+            Ok(AttributeValue::Null(_)) => self.removes.push(attr.name()),
+            value => self
+                .sets
+                .push((attr.name().to_owned(), SetAction::Value(value))),
+        }
         self
     }
 
@@ -188,8 +193,11 @@ impl<E> Update<E> {
         S: ToAttribute + IntoIterator,
         S::Item: SetMember,
     {
-        self.adds
-            .push((attr.name(), IntoAttr::<S>::into_attr(members)));
+        // No members: nothing to change (DynamoDB has no empty sets).
+        match IntoAttr::<S>::into_attr(members) {
+            Ok(AttributeValue::Null(_)) => {}
+            value => self.adds.push((attr.name(), value)),
+        }
         self
     }
 
@@ -199,8 +207,11 @@ impl<E> Update<E> {
         S: ToAttribute + IntoIterator,
         S::Item: SetMember,
     {
-        self.deletes
-            .push((attr.name(), IntoAttr::<S>::into_attr(members)));
+        // No members: nothing to change (DynamoDB has no empty sets).
+        match IntoAttr::<S>::into_attr(members) {
+            Ok(AttributeValue::Null(_)) => {}
+            value => self.deletes.push((attr.name(), value)),
+        }
         self
     }
 
