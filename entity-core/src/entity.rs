@@ -90,3 +90,39 @@ impl<E> PrimaryKey<E> {
         key
     }
 }
+
+/// What a Query returns: an entity, or a collection union.
+///
+/// Every entity is `Readable` (its queries keep only its own items, by the
+/// identity attribute); `#[derive(Collection)]` implements it for unions,
+/// which keep the items of their members.
+pub trait Readable: Sized {
+    /// The entity or collection name, for errors.
+    const TYPE_NAME: &'static str;
+
+    /// The identity attribute and the value a server-side filter keeps, if
+    /// any.
+    fn identity_filter() -> Option<(&'static str, &'static str)>;
+
+    /// Reads an item; `Ok(None)` for an item that does not belong here.
+    fn read(item: Item) -> Result<Option<Self>, DecodeError>;
+
+    /// Every key attribute these items may hold.
+    fn key_attributes() -> Vec<&'static str>;
+}
+
+impl<E: Entity> Readable for E {
+    const TYPE_NAME: &'static str = E::MODEL.name;
+
+    fn identity_filter() -> Option<(&'static str, &'static str)> {
+        Some((E::MODEL.identity_attribute, E::MODEL.name))
+    }
+
+    fn read(item: Item) -> Result<Option<Self>, DecodeError> {
+        E::from_item(item).map(Some)
+    }
+
+    fn key_attributes() -> Vec<&'static str> {
+        E::MODEL.key_attributes()
+    }
+}

@@ -52,6 +52,7 @@
 extern crate self as entity_core;
 
 pub mod attr;
+pub mod collection;
 mod entity;
 mod error;
 pub mod expr;
@@ -64,8 +65,9 @@ mod query;
 pub mod __private;
 
 pub use attr::{AttributeError, FromAttribute, ToAttribute};
-pub use entity::{Entity, PrimaryKey};
-pub use entity_derive::{Entity, KeyPart};
+pub use collection::{Collection, CollectionMember};
+pub use entity::{Entity, PrimaryKey, Readable};
+pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
 pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel};

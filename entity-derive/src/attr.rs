@@ -139,6 +139,10 @@ pub struct RawIndex {
     pub pk: Option<RawKey>,
     pub sk: Option<RawKey>,
     pub casing: Option<Casing>,
+    /// `collection = "name"` or `collection = ["parent", "child"]`.
+    pub collection: Option<(Vec<String>, Span)>,
+    /// `clustered` or `isolated`, where written.
+    pub clustered: Option<(bool, Span)>,
 }
 
 #[derive(Default)]
@@ -158,7 +162,16 @@ const ENTITY_KEYS: [&str; 8] = [
     "crate",
 ];
 const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
-const INDEX_KEYS: [&str; 5] = ["gsi", "lsi", "pk", "sk", "casing"];
+const INDEX_KEYS: [&str; 8] = [
+    "gsi",
+    "lsi",
+    "pk",
+    "sk",
+    "casing",
+    "collection",
+    "clustered",
+    "isolated",
+];
 const FIELD_KEYS: [&str; 2] = ["rename", "serde"];
 
 /// Reports an unknown key and skips its value, so later keys are still read.
@@ -309,7 +322,16 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
                         )));
                     }
                     let mut index =
-                        RawIndex { name, had_errors: false, physical: None, pk: None, sk: None, casing: None };
+                        RawIndex {
+                        name,
+                        had_errors: false,
+                        physical: None,
+                        pk: None,
+                        sk: None,
+                        casing: None,
+                        collection: None,
+                        clustered: None,
+                    };
                     let before = cx.error_count();
                     meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
                     index.had_errors = cx.error_count() > before;
@@ -440,7 +462,17 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
     } else if is_ident(meta, "pk") || is_ident(meta, "sk") {
         let mut key = empty_key(meta.path.span());
         if meta.input.peek(syn::token::Paren) {
-            meta.parse_nested_meta(|inner| read_key_item(cx, &mut key, &inner))?;
+            // `sk()` (no composites) is valid; syn's nested parser wants at
+            // least one item, so empty parentheses are read by hand.
+            let content;
+            syn::parenthesized!(content in meta.input);
+            if !content.is_empty() {
+                let tokens: proc_macro2::TokenStream = content.parse()?;
+                syn::parse::Parser::parse2(
+                    syn::meta::parser(|inner| read_key_item(cx, &mut key, &inner)),
+                    tokens,
+                )?;
+            }
         } else if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
             return Err(meta.error("expected `pk(...)` or `sk(...)` listing the key's fields"));
         }
@@ -459,6 +491,34 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
         *slot = Some(key);
     } else if is_ident(meta, "casing") {
         index.casing = casing(cx, meta)?;
+    } else if is_ident(meta, "collection") {
+        let expr: syn::Expr = meta.value()?.parse()?;
+        let span = expr.span();
+        let strings = |e: &syn::Expr| match e {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        };
+        let path: Option<Vec<String>> = match &expr {
+            syn::Expr::Array(array) => array.elems.iter().map(strings).collect(),
+            other => strings(other).map(|s| vec![s]),
+        };
+        match path {
+            Some(path) if !path.is_empty() && path.iter().all(|p| !p.is_empty() && !p.contains('#')) => {
+                index.collection = Some((path, span))
+            }
+            _ => cx.error(
+                &expr,
+                "`collection` is a name, `collection = \"tenantMembers\"`, or a path of names for a sub-collection, `collection = [\"contributions\", \"assignments\"]` (non-empty, without `#`)",
+            ),
+        }
+    } else if (is_ident(meta, "clustered") || is_ident(meta, "isolated")) && meta.input.is_empty()
+        || (is_ident(meta, "clustered") || is_ident(meta, "isolated"))
+            && meta.input.peek(syn::Token![,])
+    {
+        index.clustered = Some((is_ident(meta, "clustered"), meta.path.span()));
     } else {
         return unknown(cx, meta, "`#[index]`", &INDEX_KEYS);
     }

@@ -12,6 +12,7 @@ mod ctxt;
 mod expand;
 mod key_part;
 mod model;
+mod union;
 
 use proc_macro::TokenStream;
 
@@ -47,4 +48,13 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
     match key_part::derive(&input) {
         Ok(tokens) | Err(tokens) => tokens.into(),
     }
+}
+
+/// Derives `Collection` for an enum whose variants are the member entities
+/// of one collection: a typed query accessor, decoding into the enum, and
+/// grouped results, with the members' agreement checked at compile time.
+#[proc_macro_derive(Collection, attributes(collection))]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    union::derive(&input).into()
 }

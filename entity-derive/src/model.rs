@@ -46,6 +46,27 @@ pub struct Index {
     pub sk: Option<Key>,
     /// Whether `pk(...)` was written (LSIs may leave it out).
     pub pk_written: bool,
+    /// The collection this index joins, if any.
+    pub collection: Option<CollectionDecl>,
+}
+
+/// `collection = ...` on an index.
+#[derive(Clone, Debug)]
+pub struct CollectionDecl {
+    /// The path as written: one name, or parent names then the child.
+    pub path: Vec<String>,
+    /// The path as it appears in keys (cased).
+    pub cased: Vec<String>,
+    pub clustered: bool,
+}
+
+/// Which key of which kind of index a template is for: collections change
+/// the entity segment (seed 002's layouts).
+#[derive(Clone, Copy)]
+enum Role<'c> {
+    Plain,
+    CollectionPk(&'c CollectionDecl),
+    CollectionSk(&'c CollectionDecl),
 }
 
 #[derive(Clone)]
@@ -210,11 +231,12 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         schema: raw.schema.as_ref(),
         schema_version: raw.schema_version.map_or(1, |v| v.0),
         entity: &name,
+        entity_version: raw.version.map_or(1, |v| v.0),
         fields: &fields,
     };
 
     let pk = match &raw.pk {
-        Some(key) => naming.key(cx, key, "pk", entity_casing),
+        Some(key) => naming.key(cx, key, "pk", entity_casing, Role::Plain),
         // A `#[pk]` that failed to parse has been reported already.
         None if raw.pk_written => return None,
         None => {
@@ -225,7 +247,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
     let sk = raw
         .sk
         .as_ref()
-        .map(|key| naming.key(cx, key, "sk", entity_casing));
+        .map(|key| naming.key(cx, key, "sk", entity_casing, Role::Plain));
     let primary = Index {
         name: Ident::new("primary", Span::call_site()),
         kind: IndexKind::Primary,
@@ -233,6 +255,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         pk,
         sk,
         pk_written: true,
+        collection: None,
     };
     let indexes = raw
         .indexes
@@ -277,13 +300,16 @@ fn build_index(
         return None;
     };
     let casing = raw.casing.unwrap_or(entity_casing);
+    let collection = collection_decl(cx, raw, casing);
+    let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
+    let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let kind = match kind {
         RawIndexKind::Global => IndexKind::Global,
         RawIndexKind::Local => IndexKind::Local,
     };
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
     let pk = match (&raw.pk, kind) {
-        (Some(key), _) => naming.key(cx, key, &default_attr("pk"), casing),
+        (Some(key), _) => naming.key(cx, key, &default_attr("pk"), casing, pk_role),
         (None, IndexKind::Local) => primary.pk.clone(),
         (None, _) => {
             cx.error(
@@ -296,7 +322,16 @@ fn build_index(
     let sk = raw
         .sk
         .as_ref()
-        .map(|key| naming.key(cx, key, &default_attr("sk"), casing));
+        .map(|key| naming.key(cx, key, &default_attr("sk"), casing, sk_role));
+    if let (Some(_), Some((_, span))) = (&collection, &raw.collection) {
+        if sk.is_none() {
+            cx.error_at(*span, format!("index `{name}` joins a collection, so it needs a sort key: add `sk(...)` (it may list no fields)"));
+        }
+        let custom = raw.pk.iter().chain(&raw.sk).find_map(|k| k.format.as_ref());
+        if let Some(format) = custom {
+            cx.error(format, "a collection index composes its keys in the collection layout: remove `format = \"...\"`");
+        }
+    }
     Some(Index {
         name,
         kind,
@@ -304,6 +339,33 @@ fn build_index(
         pk,
         sk,
         pk_written: raw.pk.is_some(),
+        collection,
+    })
+}
+
+/// Reads `collection` and `clustered`/`isolated`: sub-collections nest in
+/// the sort key, so they must be clustered (seed 002).
+fn collection_decl(cx: &Ctxt, raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
+    let Some((path, span)) = &raw.collection else {
+        if let Some((_, span)) = raw.clustered {
+            cx.error_at(span, "`clustered` and `isolated` describe a collection: add `collection = \"...\"`, or remove it");
+        }
+        return None;
+    };
+    let clustered = raw.clustered.is_some_and(|(c, _)| c);
+    if path.len() > 1 && !clustered {
+        cx.error_at(
+            *span,
+            format!(
+                "`{}` is a sub-collection, which nests in the sort key below its parent: add `clustered` to this index",
+                path.join(" > ")
+            ),
+        );
+    }
+    Some(CollectionDecl {
+        path: path.clone(),
+        cased: path.iter().map(|p| casing.apply(p)).collect(),
+        clustered,
     })
 }
 
@@ -313,6 +375,7 @@ struct Naming<'n, 'a> {
     schema: Option<&'n LitStr>,
     schema_version: u32,
     entity: &'n str,
+    entity_version: u32,
     fields: &'n [Field<'a>],
 }
 
@@ -332,7 +395,14 @@ impl Naming<'_, '_> {
         found
     }
 
-    fn key(&self, cx: &Ctxt, raw: &RawKey, default_attribute: &str, casing: Casing) -> Key {
+    fn key(
+        &self,
+        cx: &Ctxt,
+        raw: &RawKey,
+        default_attribute: &str,
+        casing: Casing,
+        role: Role,
+    ) -> Key {
         let casing = raw.casing.unwrap_or(casing);
         let (attribute, span) = match &raw.attribute {
             Some(lit) => (lit.value(), lit.span()),
@@ -351,7 +421,7 @@ impl Naming<'_, '_> {
                 }
                 self.parse_format(cx, format, &mut key);
             }
-            None => self.default_format(cx, raw, casing, &mut key),
+            None => self.default_format(cx, raw, casing, role, &mut key),
         }
         key
     }
@@ -384,7 +454,7 @@ impl Naming<'_, '_> {
     }
 
     /// `$<schema>#v<version>#<entity>#<attr>_<value>#...` (seed 002's format).
-    fn default_format(&self, cx: &Ctxt, raw: &RawKey, casing: Casing, key: &mut Key) {
+    fn default_format(&self, cx: &Ctxt, raw: &RawKey, casing: Casing, role: Role, key: &mut Key) {
         let Some(schema) = self.schema else {
             if self.schema_reported.replace(true) {
                 return;
@@ -402,8 +472,18 @@ impl Naming<'_, '_> {
         key.segments.push(Segment::Literal(
             casing.apply(&format!("v{}", self.schema_version)),
         ));
-        key.segments
-            .push(Segment::Literal(casing.apply(self.entity)));
+        let versioned = || casing.apply(&format!("{}_{}", self.entity, self.entity_version));
+        let names: Vec<String> = match role {
+            Role::Plain => vec![casing.apply(self.entity)],
+            // Every member of a collection shares the partition: the root
+            // collection name stands where the entity name would.
+            Role::CollectionPk(c) => vec![c.cased[0].clone()],
+            Role::CollectionSk(c) if c.clustered => {
+                c.cased.iter().cloned().chain([versioned()]).collect()
+            }
+            Role::CollectionSk(_) => vec![versioned()],
+        };
+        key.segments.extend(names.into_iter().map(Segment::Literal));
         for ident in &raw.composites {
             let Some(field) = self.field(cx, ident) else {
                 continue;
@@ -497,7 +577,7 @@ fn type_name(ty: &syn::Type) -> Option<String> {
 }
 
 /// `::entity_core`, or wherever the user's crate reaches it.
-fn crate_path() -> TokenStream {
+pub fn crate_path() -> TokenStream {
     use proc_macro_crate::{crate_name, FoundCrate};
     for (package, reexport) in [("entity-core", false), ("entity-client", true)] {
         match crate_name(package) {

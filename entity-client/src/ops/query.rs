@@ -7,7 +7,7 @@ use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
-use entity_core::{Entity, Item, Query};
+use entity_core::{Collection, Item, Query, Readable};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 use std::collections::HashMap;
 use std::future::IntoFuture;
@@ -53,11 +53,15 @@ pub struct QueryRequest<E> {
     consistent: bool,
     cursor: Option<String>,
     page_size: Option<u32>,
+    strict: bool,
 }
 
 impl Client {
     /// Sends a query built by a typed accessor (`Task::by_project("p1")`).
-    pub fn query<E: Entity>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
+    ///
+    /// Also sends a collection query (`TenantMembers::query("t-acme")`),
+    /// whose items are the union of its members.
+    pub fn query<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
         QueryRequest {
             client: self.clone(),
             query: query.into(),
@@ -65,6 +69,7 @@ impl Client {
             consistent: false,
             cursor: None,
             page_size: None,
+            strict: false,
         }
     }
 }
@@ -75,13 +80,14 @@ struct Prepared {
     entity: &'static str,
     index_name: Option<String>,
     key_condition: String,
-    filter: String,
+    filter: Option<String>,
     names: HashMap<String, String>,
     values: HashMap<String, AttributeValue>,
     consistent: bool,
     ascending: bool,
     page_size: Option<u32>,
     fingerprint: [u8; 32],
+    strict: bool,
 }
 
 struct State {
@@ -91,7 +97,7 @@ struct State {
     done: bool,
 }
 
-impl<E: Entity + Send + 'static> QueryRequest<E> {
+impl<E: Readable + Send + 'static> QueryRequest<E> {
     /// Keeps only items for which `filter` holds (a FilterExpression: read
     /// capacity is still spent on the items it drops).
     pub fn filter(mut self, filter: Condition<E>) -> Self {
@@ -116,6 +122,14 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
         self
     }
 
+    /// Fails with `Error::Decode` on an item that belongs to no entity this
+    /// query reads (another service's item sharing a collection partition),
+    /// instead of skipping it.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
     /// Items per request (DynamoDB's `Limit`); the query's own `limit` caps
     /// the total.
     pub fn page_size(mut self, page_size: u32) -> Self {
@@ -130,25 +144,16 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
             )
             .into());
         }
-        let model = E::MODEL;
-        let identity = Condition::<E>::attribute_equals(
-            model.identity_attribute,
-            AttributeValue::S(model.name.to_owned()),
-        );
-        let filter = match self.filter {
-            Some(filter) => identity.and(filter),
-            None => identity,
-        };
+        let identity = E::identity_filter().map(|(attribute, name)| {
+            Condition::<E>::attribute_equals(attribute, AttributeValue::S(name.to_owned()))
+        });
+        let filter = super::and(identity, self.filter);
         let mut placeholders = Placeholders::with(
             self.query.expression_attribute_names(),
             self.query.expression_attribute_values(),
         );
-        let filter_text = filter.render(&mut placeholders).map_err(|source| {
-            Error::Validation(ValidationError::Value {
-                context: "query filter",
-                source,
-            })
-        })?;
+        let filter_text =
+            super::render_condition(filter.as_ref(), &mut placeholders, "query filter")?;
         let rendered = placeholders.finish();
         let (names, values) = (
             rendered.names.unwrap_or_default(),
@@ -160,12 +165,12 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
         sorted_values.sort();
         let fingerprint = cursor::fingerprint(&[
             &self.client.inner.table,
-            model.name,
+            E::TYPE_NAME,
             self.query.index_name().unwrap_or(""),
             pk_attribute,
             pk,
             &format!("{:?}", self.query.sort_condition()),
-            &filter_text,
+            filter_text.as_deref().unwrap_or_default(),
             &sorted_values.join("\u{1f}"),
             if self.query.scan_index_forward() {
                 "asc"
@@ -184,7 +189,8 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
         let done = self.query.matches_nothing();
         let prepared = Prepared {
             client: self.client,
-            entity: model.name,
+            entity: E::TYPE_NAME,
+            strict: self.strict,
             index_name: self.query.index_name().map(str::to_owned),
             key_condition: self.query.key_condition_expression(),
             filter: filter_text,
@@ -268,8 +274,24 @@ impl<E: Entity + Send + 'static> QueryRequest<E> {
     }
 }
 
+/// The identity attribute every entity item holds.
+const IDENTITY: &str = "__entity";
+
+impl<C: Collection + Readable + Send + 'static> QueryRequest<C> {
+    /// Every item, grouped by member: one `Vec` per entity type.
+    pub async fn grouped(self) -> Result<C::Grouped> {
+        let mut grouped = C::Grouped::default();
+        let items = self.items();
+        futures::pin_mut!(items);
+        while let Some(item) = items.next().await {
+            item?.group(&mut grouped);
+        }
+        Ok(grouped)
+    }
+}
+
 /// One request: the page it returned, and the state after it.
-async fn fetch<E: Entity>(mut state: State) -> Result<(Page<E>, State)> {
+async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
     let p = &state.prepared;
     let limit = match (state.remaining, p.page_size) {
         (Some(r), Some(s)) => Some(r.min(s)),
@@ -283,7 +305,7 @@ async fn fetch<E: Entity>(mut state: State) -> Result<(Page<E>, State)> {
         .table_name(&p.client.inner.table)
         .set_index_name(p.index_name.clone())
         .key_condition_expression(&p.key_condition)
-        .filter_expression(&p.filter)
+        .set_filter_expression(p.filter.clone())
         .set_expression_attribute_names(Some(p.names.clone()))
         .set_expression_attribute_values(Some(p.values.clone()))
         .consistent_read(p.consistent)
@@ -293,12 +315,25 @@ async fn fetch<E: Entity>(mut state: State) -> Result<(Page<E>, State)> {
         .send()
         .await
         .map_err(|e| from_sdk("Query", p.entity, e))?;
-    let items = output
-        .items
-        .unwrap_or_default()
-        .into_iter()
-        .map(E::from_item)
-        .collect::<Result<Vec<E>, _>>()?;
+    let raw = output.items.unwrap_or_default();
+    let mut items = Vec::with_capacity(raw.len());
+    for item in raw {
+        let found = item.get(IDENTITY).and_then(|v| v.as_s().ok()).cloned();
+        match E::read(item)? {
+            Some(value) => items.push(value),
+            // An item of an entity this query does not read: skipped, or
+            // an error when the caller asked to see such items.
+            None if p.strict => {
+                return Err(entity_core::DecodeError::WrongEntity {
+                    expected: E::TYPE_NAME,
+                    attribute: IDENTITY,
+                    found,
+                }
+                .into())
+            }
+            None => {}
+        }
+    }
     if let Some(remaining) = &mut state.remaining {
         *remaining = remaining.saturating_sub(items.len() as u32);
         if *remaining == 0 {
@@ -322,7 +357,7 @@ async fn fetch<E: Entity>(mut state: State) -> Result<(Page<E>, State)> {
 
 /// The key inside a cursor must lie inside the query: its partition, its sort
 /// key range, and only the key attributes of the entity.
-fn check_cursor_key<E: Entity>(query: &Query<E>, key: &Item) -> Result<()> {
+fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     let outside = || Error::InvalidCursor {
         reason: "its key lies outside the query",
     };
@@ -337,14 +372,14 @@ fn check_cursor_key<E: Entity>(query: &Query<E>, key: &Item) -> Result<()> {
             _ => return Err(outside()),
         }
     }
-    let allowed = E::MODEL.key_attributes();
+    let allowed = E::key_attributes();
     if key.keys().any(|name| !allowed.contains(&name.as_str())) {
         return Err(outside());
     }
     Ok(())
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for QueryRequest<E> {
+impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
     type Output = Result<Page<E>>;
     type IntoFuture = BoxFuture<'static, Self::Output>;
 

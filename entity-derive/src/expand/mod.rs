@@ -2,6 +2,7 @@
 //! errors. One file per generated piece.
 
 mod accessors;
+mod collection;
 mod fields;
 mod item;
 mod keys;
@@ -17,6 +18,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let accessors = accessors::expand(entity);
     let item = item::expand(entity);
     let fields = fields::expand(entity);
+    let collections = collection::expand(entity);
     let model = model::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
@@ -24,6 +26,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         #keys
         #accessors
         #fields
+        #collections
         #[automatically_derived]
         impl #krate::Entity for #ident {
             #model
@@ -39,7 +42,24 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #krate::Entity for #ident {
-            const MODEL: &'static #krate::EntityModel = ::core::unimplemented!();
+            const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
+                name: "",
+                version: 0,
+                schema: "",
+                schema_version: 0,
+                table: ::core::option::Option::None,
+                identity_attribute: "",
+                version_attribute: "",
+                primary: #krate::IndexModel {
+                    name: "primary",
+                    index_name: ::core::option::Option::None,
+                    kind: #krate::IndexKind::Primary,
+                    pk: #krate::KeyModel { attribute: "", composites: &[], template: "" },
+                    sk: ::core::option::Option::None,
+                },
+                indexes: &[],
+                fields: &[],
+            };
             fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
                 ::core::unimplemented!()
             }
@@ -49,6 +69,16 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
             fn primary_key(&self) -> #krate::PrimaryKey<Self> {
                 ::core::unimplemented!()
             }
+        }
+
+        #[automatically_derived]
+        impl #krate::CollectionMember for #ident {
+            const COLLECTIONS: &'static [#krate::collection::CollectionSpec] = &[];
+        }
+
+        #[automatically_derived]
+        impl #krate::collection::CollectionPk<{ usize::MAX }> for #ident {
+            type Pk = #krate::collection::NotAMember;
         }
     }
 }

@@ -1,0 +1,241 @@
+//! Collections: entity types that share a partition key on one index and are
+//! read with one Query, as a typed union (`#[derive(Collection)]` on an enum
+//! whose variants are the members).
+//!
+//! Each entity describes the collections it joins in
+//! [`CollectionMember::COLLECTIONS`]; the union's derive checks, at compile
+//! time, that its members agree (same physical index, same key attributes,
+//! same partition key composites, one layout, unique names, no sort key
+//! prefix inside another), with `const` assertions whose messages say what to
+//! change.
+
+use crate::entity::Entity;
+use crate::error::DecodeError;
+use crate::Item;
+
+/// How a member entity joins one collection, as the derive writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CollectionSpec {
+    /// The collection path as declared: `["tenantMembers"]`,
+    /// `["contributions", "assignments"]`.
+    pub path: &'static [&'static str],
+    /// Clustered (the collection above the entity in the sort key) or
+    /// isolated (each entity owns its sort key prefix).
+    pub clustered: bool,
+    /// The logical index of the entity (its accessor).
+    pub index: &'static str,
+    /// The physical index.
+    pub index_name: &'static str,
+    /// The partition key attribute.
+    pub pk_attribute: &'static str,
+    /// The sort key attribute.
+    pub sk_attribute: &'static str,
+    /// The partition key composites (field names, in order).
+    pub pk_fields: &'static [&'static str],
+    /// The partition key's literal text around its values: one more than
+    /// there are composites.
+    pub pk_texts: &'static [&'static str],
+    /// The start of every sort key this entity writes in the collection:
+    /// `$myapp#v1#tenantmembers#employee_1`.
+    pub sk_prefix: &'static str,
+    /// The start of every sort key of the collection and of each collection
+    /// above it, root first (clustered): `["$myapp#v1#contributions",
+    /// "$myapp#v1#contributions#assignments"]`; empty for isolated
+    /// collections.
+    pub collection_prefixes: &'static [&'static str],
+}
+
+/// The collections an entity joins. Every `#[derive(Entity)]` implements it.
+pub trait CollectionMember: Entity {
+    /// One entry per index that names a collection.
+    const COLLECTIONS: &'static [CollectionSpec];
+}
+
+/// The partition key composite types of an entity's `I`th collection index,
+/// so a union can check them against its own.
+pub trait CollectionPk<const I: usize> {
+    /// A tuple of the composite types.
+    type Pk;
+}
+
+/// The partition key type of an entity that is not in the collection: the
+/// union reports that once, with its own message, and this stands in so the
+/// type check adds no second error.
+#[derive(Debug)]
+pub enum NotAMember {}
+
+/// Tuples of partition key composite types.
+pub trait PkTuple {}
+
+macro_rules! pk_tuples {
+    ($(($($t:ident),*)),*) => { $(impl<$($t),*> PkTuple for ($($t,)*) {})* };
+}
+pk_tuples!(
+    (),
+    (A),
+    (A, B),
+    (A, B, C),
+    (A, B, C, D),
+    (A, B, C, D, F),
+    (A, B, C, D, F, G),
+    (A, B, C, D, F, G, H),
+    (A, B, C, D, F, G, H, I)
+);
+
+/// Proves two types equal; used to compare partition key composite types.
+#[diagnostic::on_unimplemented(
+    message = "a collection member's partition key composites have types `{Self}`, but the collection's `pk(...)` declares `{T}`",
+    label = "this member's composites differ in type",
+    note = "every member of a collection composes the same partition key: give them the same composite fields, in the same order, with the same types"
+)]
+pub trait SameTypes<T> {}
+
+impl<T> SameTypes<T> for T {}
+
+impl<T: PkTuple> SameTypes<T> for NotAMember {}
+
+/// The spec at `index`, or a placeholder when the member is not in the
+/// collection (which the union reports on its own).
+pub const fn spec_at(specs: &'static [CollectionSpec], index: usize) -> &'static CollectionSpec {
+    if index < specs.len() {
+        &specs[index]
+    } else {
+        &PLACEHOLDER
+    }
+}
+
+static PLACEHOLDER: CollectionSpec = CollectionSpec {
+    path: &[],
+    clustered: false,
+    index: "",
+    index_name: "",
+    pk_attribute: "",
+    sk_attribute: "",
+    pk_fields: &[],
+    pk_texts: &[],
+    sk_prefix: "",
+    collection_prefixes: &[],
+};
+
+/// A typed union of the members of one collection (`#[derive(Collection)]`).
+pub trait Collection: Sized {
+    /// The collection path.
+    const PATH: &'static [&'static str];
+    /// Every member's results, one `Vec` per member.
+    type Grouped: Default;
+
+    /// Reads an item as the member its identity attribute names; `Ok(None)`
+    /// for an item of an entity that is not a member.
+    fn decode(item: Item) -> Result<Option<Self>, DecodeError>;
+
+    /// Adds this item to its member's `Vec`.
+    fn group(self, grouped: &mut Self::Grouped);
+
+    /// Every key attribute the members write.
+    fn key_attributes() -> Vec<&'static str>;
+}
+
+/// `const` string equality, for the union's compile-time checks.
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `const` prefix test.
+pub const fn str_starts_with(text: &str, prefix: &str) -> bool {
+    let (t, p) = (text.as_bytes(), prefix.as_bytes());
+    if p.len() > t.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < p.len() {
+        if t[i] != p[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `const` equality of string lists.
+pub const fn strs_eq(a: &[&str], b: &[&str]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !str_eq(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `path` starts with `parent` (a member of a sub-collection belongs
+/// to its parents too).
+pub const fn path_within(path: &[&str], parent: &[&str]) -> bool {
+    if parent.len() > path.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < parent.len() {
+        if !str_eq(path[i], parent[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The position of the member's collection index that belongs to `path`
+/// (the same collection or one below it), or `usize::MAX`.
+pub const fn find(specs: &[CollectionSpec], path: &[&str]) -> usize {
+    let mut i = 0;
+    while i < specs.len() {
+        if path_within(specs[i].path, path) {
+            return i;
+        }
+        i += 1;
+    }
+    usize::MAX
+}
+
+/// Composes a collection's partition key from a member's spec and the
+/// composites' key text.
+#[doc(hidden)]
+pub fn compose_pk(spec: &CollectionSpec, values: &[&dyn Fn(&mut String)]) -> String {
+    let mut out = String::with_capacity(
+        spec.pk_texts.iter().map(|t| t.len()).sum::<usize>() + 24 * values.len(),
+    );
+    for (i, text) in spec.pk_texts.iter().enumerate() {
+        out.push_str(text);
+        if let Some(value) = values.get(i) {
+            value(&mut out);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn const_helpers() {
+        assert!(str_eq("a", "a") && !str_eq("a", "b") && !str_eq("a", "ab"));
+        assert!(str_starts_with("abc", "ab") && !str_starts_with("ab", "abc"));
+        assert!(path_within(&["a", "b"], &["a"]) && !path_within(&["a"], &["a", "b"]));
+        assert!(strs_eq(&["x", "y"], &["x", "y"]) && !strs_eq(&["x"], &["x", "y"]));
+    }
+}
