@@ -8,15 +8,22 @@
 //! Run it with `cargo run -p examples --example quickstart`.
 
 use entity_client::expr::Update;
-use entity_client::{EmbeddedDynamo, Entity, Error, KeyPart};
+use entity_client::{Collection, EmbeddedDynamo, Entity, Error, KeyPart};
 
-/// An employee of a tenant: by id, by tenant (department, hire date), by email.
+/// An employee of a tenant: by id, in the tenant's `tenantMembers`
+/// collection (department, hire date), by email.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(schema = "myapp", rename_all = "camelCase")]
 #[pk(employee_id)]
 #[sk()]
-#[index(by_tenant(gsi = "gsi1", pk(tenant_id), sk(department, hire_date)))]
-#[index(by_email(gsi = "gsi3", pk(email)))]
+#[index(by_tenant(
+    gsi = "gsi1",
+    collection = "tenantMembers",
+    clustered,
+    pk(tenant_id),
+    sk(department, hire_date)
+))]
+#[index(by_email(gsi = "gsi3", pk(email), sk()))]
 struct Employee {
     employee_id: String,
     tenant_id: String,
@@ -26,21 +33,38 @@ struct Employee {
     name: String,
 }
 
-/// A task: by id, by project (priority, then status), by assignee (priority).
+/// A task: by id, in `tenantMembers` (project, id), by project (priority,
+/// then status), by assignee (priority).
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(schema = "myapp", rename_all = "camelCase")]
 #[pk(task_id)]
 #[sk()]
-#[index(by_project(gsi = "gsi1", pk(project_id), sk(priority, status)))]
+#[index(by_tenant(
+    gsi = "gsi1",
+    collection = "tenantMembers",
+    clustered,
+    pk(tenant_id),
+    sk(project_id, task_id)
+))]
+#[index(by_project(gsi = "gsi3", pk(project_id), sk(priority, status)))]
 #[index(by_assignee(gsi = "gsi2", pk(employee_id), sk(priority)))]
 struct Task {
     task_id: String,
+    tenant_id: String,
     project_id: String,
     employee_id: String,
     priority: u8,
     status: Status,
     title: String,
     comments: Vec<String>,
+}
+
+/// Everything of one tenant, read with one Query: seed 002's `tenantMembers`.
+#[derive(Collection, Debug)]
+#[collection(name = "tenantMembers", pk(tenant_id: String))]
+enum TenantMembers {
+    Employees(Employee),
+    Tasks(Task),
 }
 
 #[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
@@ -52,6 +76,7 @@ enum Status {
 fn task(n: u8, project: &str, assignee: &str) -> Task {
     Task {
         task_id: format!("t-{n:03}"),
+        tenant_id: "t-acme".into(),
         project_id: project.into(),
         employee_id: assignee.into(),
         priority: n % 5,
@@ -154,6 +179,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!("open priority-4 tasks in proj-alpha: {}", p4_open.len());
 
+    // The whole tenant, employees and tasks, in one Query, grouped.
+    let tenant = client
+        .query(TenantMembers::query("t-acme"))
+        .grouped()
+        .await?;
+    println!(
+        "tenantMembers of t-acme (one Query): {} employees, {} tasks",
+        tenant.employees.len(),
+        tenant.tasks.len()
+    );
+
     // Page through the project 10 at a time with the signed cursor.
     let mut cursor = String::new();
     let mut pages = 0;
@@ -191,7 +227,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .return_new()
         .await?;
     println!(
-        "t-001 now priority {} {:?}, gsi1sk={}",
+        "t-001 now priority {} {:?}, gsi3sk={}",
         updated.priority,
         updated.status,
         updated.by_project_sk()
