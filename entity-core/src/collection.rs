@@ -92,6 +92,7 @@ pub trait SameTypes<T> {}
 
 impl<T> SameTypes<T> for T {}
 
+#[diagnostic::do_not_recommend]
 impl<T: PkTuple> SameTypes<T> for NotAMember {}
 
 /// The spec at `index`, or a placeholder when the member is not in the

@@ -347,7 +347,8 @@ fn build_index(
 /// the sort key, so they must be clustered (seed 002).
 fn collection_decl(cx: &Ctxt, raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
     let Some((path, span)) = &raw.collection else {
-        if let Some((_, span)) = raw.clustered {
+        // A malformed `collection = ...` has been reported already.
+        if let Some((_, span)) = raw.clustered.filter(|_| !raw.had_errors) {
             cx.error_at(span, "`clustered` and `isolated` describe a collection: add `collection = \"...\"`, or remove it");
         }
         return None;

@@ -62,6 +62,7 @@ fn read<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
         cx.error(&input.generics, "a collection cannot be generic");
     }
     let mut path: Option<Vec<String>> = None;
+    let mut name_written = false;
     let mut pk: Option<Vec<PkField>> = None;
     let mut krate = None;
     let attr = input.attrs.iter().find(|a| a.path().is_ident("collection"));
@@ -71,6 +72,7 @@ fn read<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
     };
     let result = attr.parse_nested_meta(|meta| {
         if meta.path.is_ident("name") {
+            name_written = true;
             let expr: syn::Expr = meta.value()?.parse()?;
             let text = |e: &syn::Expr| match e {
                 syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
@@ -105,7 +107,10 @@ fn read<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
         return None;
     }
     let Some(path) = path else {
-        cx.error(attr, "add the collection's `name = \"...\"`");
+        // A malformed `name` has been reported already.
+        if !name_written {
+            cx.error(attr, "add the collection's `name = \"...\"`");
+        }
         return None;
     };
     let Some(pk) = pk else {
@@ -193,40 +198,76 @@ fn expand(union: &Union) -> TokenStream {
     let spec: Vec<Ident> = (0..union.members.len())
         .map(|i| format_ident!("__ENTITY_SPEC_{}", i))
         .collect();
+    let agrees: Vec<Ident> = (0..union.members.len())
+        .map(|i| format_ident!("__ENTITY_AGREES_{}", i))
+        .collect();
     let mut checks = TokenStream::new();
     for (i, member) in union.members.iter().enumerate() {
-        let (ty, idx_i, spec_i) = (member.ty, &idx[i], &spec[i]);
+        let (ty, idx_i, spec_i, agrees_i) = (member.ty, &idx[i], &spec[i], &agrees[i]);
         let name = ty.to_token_stream().to_string();
         let span = ty.span();
         let not_member = format!("`{name}` is not in collection `{display}`: add `collection = {}` to one of its indexes", collection_literal(path));
         let wrong_pk = format!("`{name}` composes the partition key of `{display}` from other fields than the collection's `pk({pk_list})`: give its collection index `pk({pk_list})`");
+        let pk_idx = format_ident!("__ENTITY_PK_IDX_{}", i);
         checks.extend(quote_spanned! {span=>
             const #idx_i: usize = #c::find(<#ty as #krate::CollectionMember>::COLLECTIONS, __ENTITY_PATH);
             const #spec_i: &'static #c::CollectionSpec = #c::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
             const _: () = ::core::assert!(#idx_i != usize::MAX, #not_member);
             const _: () = ::core::assert!(#idx_i == usize::MAX || #c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]), #wrong_pk);
+            // The composite types are compared only when the names agree:
+            // other names are reported above, once.
+            const #pk_idx: usize = if #idx_i != usize::MAX && #c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) { #idx_i } else { usize::MAX };
             const _: fn() = || {
                 fn same<A: #c::SameTypes<B>, B>() {}
-                same::<<#ty as #c::CollectionPk<#idx_i>>::Pk, (#(#pk_types,)*)>();
+                same::<<#ty as #c::CollectionPk<#pk_idx>>::Pk, (#(#pk_types,)*)>();
             };
         });
+        // The layout (physical index, key attributes, clustered) is compared
+        // with the first earlier member in the collection only, and stops at
+        // the first difference: one mistake, one error.
+        let mut agree = quote!(#idx_i != usize::MAX);
         for (j, other) in union.members.iter().enumerate().take(i) {
             let other_name = other.ty.to_token_stream().to_string();
-            let (idx_j, spec_j, other_ty) = (&idx[j], &spec[j], other.ty);
-            let both = quote!(#idx_i != usize::MAX && #idx_j != usize::MAX);
-            let pairs = [
+            let (idx_j, spec_j) = (&idx[j], &spec[j]);
+            let earlier = &idx[..j];
+            let reference = quote!(#idx_j != usize::MAX #(&& #earlier == usize::MAX)*);
+            let layout = [
                 (quote!(#c::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
                 (quote!(#c::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
                 (quote!(#c::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
                 (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
-                (quote!(!#c::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name)), format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`")),
-                (quote!(!#c::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix) && !#c::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix)), format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version")),
             ];
-            for (condition, message) in pairs {
+            let mut prior = quote!(#idx_i != usize::MAX && #reference);
+            for (condition, message) in layout {
                 checks.extend(quote_spanned! {span=>
-                    const _: () = ::core::assert!(!(#both) || #condition, #message);
+                    const _: () = ::core::assert!(!(#prior) || #condition, #message);
                 });
+                prior = quote!(#prior && #condition);
             }
+            agree = quote!(#agree && (!(#reference) || (#prior)));
+        }
+        checks.extend(quote_spanned! {span=>
+            const #agrees_i: bool = #agree;
+        });
+        // Names and sort key prefixes are compared with every earlier member
+        // that agrees on the layout; each member reports its first clash.
+        let mut clashes = Vec::new();
+        for (j, other) in union.members.iter().enumerate().take(i) {
+            let other_name = other.ty.to_token_stream().to_string();
+            let (spec_j, agrees_j, other_ty) = (&spec[j], &agrees[j], other.ty);
+            let clash = format_ident!("__ENTITY_CLASH_{}_{}", i, j);
+            let same_name = quote!(#c::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
+            let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
+            let prefix_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version");
+            let first = quote!(#clash #(&& !#clashes)*);
+            checks.extend(quote_spanned! {span=>
+                const #clash: bool = #agrees_i && #agrees_j && (#same_name
+                    || #c::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
+                    || #c::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
+                const _: () = ::core::assert!(!(#first && #same_name), #same_name_message);
+                const _: () = ::core::assert!(!(#first && !#same_name), #prefix_message);
+            });
+            clashes.push(clash);
         }
     }
 
@@ -280,7 +321,7 @@ fn expand(union: &Union) -> TokenStream {
         };
 
         #[doc = #doc_grouped]
-        #[derive(Debug, Default)]
+        #[derive(Default)]
         #vis struct #grouped {
             #(
                 #[doc = concat!("The `", stringify!(#types), "` items.")]

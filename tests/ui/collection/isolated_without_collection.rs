@@ -1,0 +1,13 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp", name = "Task")]
+#[pk(task_id)]
+#[index(by_tenant(gsi = "gsi1", isolated, pk(tenant_id), sk(project_id)))]
+struct Task {
+    task_id: String,
+    tenant_id: String,
+    project_id: String,
+}
+
+fn main() {}
