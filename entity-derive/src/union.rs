@@ -211,7 +211,7 @@ fn expand(union: &Union) -> TokenStream {
         let pk_idx = format_ident!("__ENTITY_PK_IDX_{}", i);
         checks.extend(quote_spanned! {span=>
             const #idx_i: usize = #c::find(<#ty as #krate::CollectionMember>::COLLECTIONS, __ENTITY_PATH);
-            const #spec_i: &'static #c::CollectionSpec = #c::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
+            const #spec_i: &#c::CollectionSpec = #c::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
             const _: () = ::core::assert!(#idx_i != usize::MAX, #not_member);
             const _: () = ::core::assert!(#idx_i == usize::MAX || #c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]), #wrong_pk);
             // The composite types are compared only when the names agree:
@@ -315,6 +315,9 @@ fn expand(union: &Union) -> TokenStream {
     };
     let _ = Span::call_site();
     quote! {
+        // The checks are spanned on the members, so lints would read them as
+        // user code.
+        #[allow(clippy::all, clippy::pedantic, clippy::nursery)]
         const _: () = {
             const __ENTITY_PATH: &[&str] = &[#(#path),*];
             #checks
@@ -357,15 +360,21 @@ fn expand(union: &Union) -> TokenStream {
             type Grouped = #grouped;
 
             fn decode(item: #krate::Item) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
-                let name = match item.get(<#first as #krate::Entity>::MODEL.identity_attribute) {
-                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(name)) => name.clone(),
-                    _ => return ::core::result::Result::Ok(::core::option::Option::None),
+                // Which member, found without copying the name.
+                let member = match item.get(<#first as #krate::Entity>::MODEL.identity_attribute) {
+                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(name)) => {
+                        [#(<#types as #krate::Entity>::MODEL.name),*].iter().position(|member| *member == name.as_str())
+                    }
+                    _ => ::core::option::Option::None,
                 };
+                let mut __entity_position = 0usize;
                 #(
-                    if name == <#types as #krate::Entity>::MODEL.name {
+                    if member == ::core::option::Option::Some(__entity_position) {
                         return <#types as #krate::Entity>::from_item(item).map(|e| ::core::option::Option::Some(Self::#variants(e)));
                     }
+                    __entity_position += 1;
                 )*
+                let _ = __entity_position;
                 ::core::result::Result::Ok(::core::option::Option::None)
             }
 

@@ -301,16 +301,16 @@ struct SubProjectMember {
 #[derive(Collection, Debug, PartialEq)]
 #[collection(name = "contributions", pk(employee_id: String))]
 enum Contributions {
-    SubEmployee(SubEmployee),
-    SubTasks(SubTask),
-    SubProjectMembers(SubProjectMember),
+    Employees(SubEmployee),
+    Tasks(SubTask),
+    ProjectMembers(SubProjectMember),
 }
 
 #[derive(Collection, Debug, PartialEq)]
 #[collection(name = ["contributions", "assignments"], pk(employee_id: String))]
 enum Assignments {
-    SubTasks(SubTask),
-    SubProjectMembers(SubProjectMember),
+    Tasks(SubTask),
+    ProjectMembers(SubProjectMember),
 }
 
 #[tokio::test]
@@ -365,7 +365,7 @@ async fn sub_collections_nest_in_the_sort_key() {
         .await
         .unwrap();
     assert_eq!(
-        (all.sub_employee, all.sub_tasks, all.sub_project_members),
+        (all.employees, all.tasks, all.project_members),
         (vec![employee], vec![task.clone()], vec![member.clone()])
     );
     let assignments = t
@@ -375,7 +375,7 @@ async fn sub_collections_nest_in_the_sort_key() {
         .await
         .unwrap();
     assert_eq!(
-        (assignments.sub_tasks, assignments.sub_project_members),
+        (assignments.tasks, assignments.project_members),
         (vec![task], vec![member])
     );
 }
