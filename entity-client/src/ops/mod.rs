@@ -120,6 +120,17 @@ pub(crate) fn render_condition<E>(
         .map_err(|source| Error::Validation(ValidationError::Value { context, source }))
 }
 
+/// A condition that is a request's only expression: its text, names and
+/// values.
+pub(crate) fn condition_only<E>(
+    condition: Option<&Condition<E>>,
+    context: &'static str,
+) -> Result<(Option<String>, entity_core::expr::Rendered)> {
+    let mut placeholders = Placeholders::default();
+    let text = render_condition(condition, &mut placeholders, context)?;
+    Ok((text, placeholders.finish()))
+}
+
 /// `a AND b` for optional conditions.
 pub(crate) fn and<E>(a: Option<Condition<E>>, b: Option<Condition<E>>) -> Option<Condition<E>> {
     match (a, b) {

@@ -2,7 +2,7 @@
 //! check, across entities) and `transact_get`.
 
 use super::update::render_update;
-use super::{not_exists, render_condition, BoxFuture};
+use super::{condition_only, not_exists, BoxFuture};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::limits::{check_item, check_primary_key, MAX_TRANSACTION_ITEMS};
 use crate::Client;
@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Get, Put, ReturnValuesOnConditionCheckFailure, TransactGetItem,
     TransactWriteItem, Update as SdkUpdate,
 };
-use entity_core::expr::{Condition, Placeholders, Update};
+use entity_core::expr::{Condition, Update};
 use entity_core::{Entity, Item, PrimaryKey};
 use std::collections::HashSet;
 use std::future::IntoFuture;
@@ -83,13 +83,8 @@ impl TransactWrite {
         let put = (|| {
             let item = entity.to_item()?;
             check_item(E::MODEL, &item)?;
-            let mut placeholders = Placeholders::default();
-            let condition = render_condition(
-                condition.as_ref(),
-                &mut placeholders,
-                "transaction condition",
-            )?;
-            let rendered = placeholders.finish();
+            let (condition, rendered) =
+                condition_only(condition.as_ref(), "transaction condition")?;
             let put = Put::builder()
                 .table_name(&self.client.inner.table)
                 .set_item(Some(item))
@@ -154,13 +149,8 @@ impl TransactWrite {
         let text = format!("{key:?}");
         let item = (|| {
             check_primary_key(&key)?;
-            let mut placeholders = Placeholders::default();
-            let condition = render_condition(
-                condition.as_ref(),
-                &mut placeholders,
-                "transaction condition",
-            )?;
-            let rendered = placeholders.finish();
+            let (condition, rendered) =
+                condition_only(condition.as_ref(), "transaction condition")?;
             let delete = Delete::builder()
                 .table_name(&self.client.inner.table)
                 .set_key(Some(key.to_item()))
@@ -183,11 +173,8 @@ impl TransactWrite {
         let text = format!("{key:?}");
         let item = (|| {
             check_primary_key(&key)?;
-            let mut placeholders = Placeholders::default();
-            let expression =
-                render_condition(Some(&condition), &mut placeholders, "transaction condition")?
-                    .unwrap_or_default();
-            let rendered = placeholders.finish();
+            let (expression, rendered) = condition_only(Some(&condition), "transaction condition")?;
+            let expression = expression.unwrap_or_default();
             let check = ConditionCheck::builder()
                 .table_name(&self.client.inner.table)
                 .set_key(Some(key.to_item()))

@@ -2,8 +2,8 @@
 //! `remove`.
 
 use super::{
-    and, exists, missing_as_not_found, not_exists, render_condition, BoxFuture, ReturnNothing,
-    ReturnOld, Returning,
+    and, condition_only, exists, missing_as_not_found, not_exists, render_condition, BoxFuture,
+    ReturnNothing, ReturnOld, Returning,
 };
 use crate::error::{from_sdk, Result};
 use crate::limits::{check_item, check_primary_key};
@@ -109,10 +109,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
     async fn send(self) -> Result<R::Output> {
         let item = self.item?;
         check_item(E::MODEL, &item)?;
-        let mut placeholders = Placeholders::default();
-        let condition =
-            render_condition(self.condition.as_ref(), &mut placeholders, "put condition")?;
-        let rendered = placeholders.finish();
+        let (condition, rendered) = condition_only(self.condition.as_ref(), "put condition")?;
         let output = self
             .client
             .inner
@@ -257,13 +254,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
 
     async fn send(self) -> Result<R::Output> {
         check_primary_key(&self.key)?;
-        let mut placeholders = Placeholders::default();
-        let condition = render_condition(
-            self.condition.as_ref(),
-            &mut placeholders,
-            "delete condition",
-        )?;
-        let rendered = placeholders.finish();
+        let (condition, rendered) = condition_only(self.condition.as_ref(), "delete condition")?;
         let result = self
             .client
             .inner

@@ -7,7 +7,7 @@
 //! composite cannot be skipped because no stage has a method for it.
 
 use super::keys::compose_block;
-use super::{key_names, key_params};
+use super::{key_names, key_params, pascal};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -17,18 +17,6 @@ pub fn expand(entity: &Entity) -> TokenStream {
     std::iter::once(&entity.primary)
         .chain(&entity.indexes)
         .map(|index| index_accessor(entity, index))
-        .collect()
-}
-
-fn pascal(name: &str) -> String {
-    name.split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
         .collect()
 }
 

@@ -8,7 +8,7 @@
 //! refuse, and one setter, `Task::set_priority_status(..)`, that sets the
 //! fields and recomposes every index key they are part of.
 
-use super::key_names;
+use super::{key_names, pascal};
 use crate::model::{Entity, IndexKind};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -99,18 +99,6 @@ fn field_name(entity: &Entity, f: usize) -> String {
         .to_string()
         .trim_start_matches("r#")
         .to_owned()
-}
-
-fn pascal(name: &str) -> String {
-    name.split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 fn table_key_fields(entity: &Entity) -> Vec<usize> {

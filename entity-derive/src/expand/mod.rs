@@ -133,3 +133,17 @@ fn composite_fields<'e>(entity: &'e Entity, key: &Key) -> Vec<&'e Field<'e>> {
         .map(|c| &entity.fields[c.field])
         .collect()
 }
+
+/// `by_project` → `ByProject`, for generated type names.
+fn pascal(name: &str) -> String {
+    name.split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut chars = w.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
