@@ -4,12 +4,19 @@
 //! needs (index, key condition with `#name`/`:value` placeholders, the names
 //! and values, order, limit), so accessors are testable with no server.
 //!
-//! Sort-key conditions act on the composed key text. For numbers, bools,
-//! timestamps and enums that is value order. A range on one composite is kept
-//! inside the fixed prefix with `BETWEEN`, so it never reads another
-//! composite's or entity's items; strict bounds become inclusive ones by
-//! taking the next string after (`x` + `\0`) or the last string before
-//! (`x` with its last character decremented, then U+10FFFF).
+//! Sort-key conditions act on the composed key text. That is value order for
+//! numbers, bools and timestamps; for strings it is byte order (but for `$`
+//! against escaped characters, see [`crate::key::escape_into`]); for enums
+//! it is the order of the stored variant names, not declaration order. A
+//! range on one composite is kept inside the fixed prefix with `BETWEEN`, so
+//! it never reads another composite's or entity's items; and since every
+//! escaped value character sorts above the separator, a range on a
+//! composite that more of the key follows is exact too. Strict bounds
+//! become inclusive ones by taking the next string after (`x` + `\0`) or
+//! the last string before (`x` with its last character decremented, then
+//! U+10FFFF: a key holding U+10FFFF right there would be missed). A sort key
+//! that starts with a bare field has no fixed prefix; its ranges use plain
+//! comparisons and the client's identity filter drops other entities' items.
 
 use crate::key::KeyArg;
 use crate::KeyPart;

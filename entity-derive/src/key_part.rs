@@ -101,21 +101,19 @@ fn unit_enum(
     if cx.has_errors() {
         return None;
     }
-    let encoded: Vec<String> = names
-        .iter()
-        .map(|n| n.replace('%', "%25").replace('#', "%23"))
-        .collect();
+
     let expected = format!("expected one of: {}", names.join(", "));
     Some(quote! {
         #[automatically_derived]
         impl #krate::KeyPart for #ident {
             fn encode_key(&self, out: &mut ::std::string::String) {
-                out.push_str(match self { #(Self::#variants => #encoded,)* })
+                #krate::key::escape_into(match self { #(Self::#variants => #names,)* }, out)
             }
 
             fn decode_key(text: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
-                match text {
-                    #(#encoded => ::core::result::Result::Ok(Self::#variants),)*
+                let text = #krate::key::unescape(text)?;
+                match &*text {
+                    #(#names => ::core::result::Result::Ok(Self::#variants),)*
                     _ => ::core::result::Result::Err(#krate::KeyPartError::new(#expected)),
                 }
             }

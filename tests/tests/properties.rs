@@ -16,7 +16,7 @@ fn key_text<T: KeyPart>(value: &T) -> String {
 /// Strings rich in separators, escapes, unicode and emptiness.
 fn tricky_string() -> impl Strategy<Value = String> {
     prop_oneof![
-        "[#%a-c]{0,6}",
+        "[#%a-c !\"\\x00]{0,6}",
         "\\PC{0,12}",
         Just(String::new()),
         Just("%23".to_owned()),
@@ -99,5 +99,16 @@ proptest! {
         let _ = Order::parse_sk(&raw);
         let _ = Entry::parse_sk(&raw);
         let _ = i64::decode_key(&raw);
+    }
+}
+
+proptest! {
+    /// The composed sort key orders as the tuple of the composites' key text:
+    /// the separator sorts below every escaped value character.
+    #[test]
+    fn composed_keys_order_as_tuples(a in tricky_string(), b in tricky_string(), c in tricky_string(), d in tricky_string()) {
+        let text = |s: &String| key_text(s);
+        let tuple_order = (text(&a), text(&c)).cmp(&(text(&b), text(&d)));
+        prop_assert_eq!(Order::sk_of(&a, &c).cmp(&Order::sk_of(&b, &d)), tuple_order);
     }
 }

@@ -1,67 +1,109 @@
-//! Lossless escaping of the key separator inside composite values.
+//! Lossless, order-keeping escaping of composite values.
 //!
 //! A composed key joins its segments with `#`. A value that contains `#` would
 //! otherwise let two different entities share a key (`a#b` + `c` versus `a` +
-//! `b#c`), so values are escaped with a two-character percent code:
-//! `#` becomes `%23` and `%` becomes `%25`. Nothing else changes, so keys stay
-//! readable and most existing keys (`USER#123`) are already in canonical form.
+//! `b#c`), so values are escaped with percent codes: every character from
+//! U+0000 to `#` (control characters, space, `!`, `"`, `#`) and `%` itself
+//! become `%XX` (`John Smith` → `John%20Smith`). Everything else is kept, so
+//! most keys stay readable and existing keys such as `USER#123` are already
+//! canonical.
 //!
-//! The escape is a bijection: [`unescape`] rejects any `%` that is not one of
-//! the two codes, so every key string has at most one decoding. Byte order is
-//! kept for every pair of values except that an escaped `#` sorts with `%`
-//! (after `$` rather than before it).
+//! Why those characters: after escaping, every character of a value sorts
+//! above the separator, so a value always sorts after every shorter value it
+//! extends — `John#…` before `John%20Smith#…` before `Johnny#…` — and range
+//! conditions on a composite that is followed by more of the key are exact.
+//! Byte order between values is kept too, except that an escaped character
+//! sorts after `$` instead of before it.
+//!
+//! The escape is a bijection: [`unescape`] rejects a raw escaped character and
+//! any `%` sequence that [`escape_into`] would not write, so every key string
+//! has at most one decoding.
 
 use super::KeyPartError;
 
 /// The separator between key segments.
 pub const SEPARATOR: char = '#';
 
-/// Appends `value` to `out`, escaping `#` and `%`.
+/// Whether a byte is written as `%XX`.
+#[inline]
+fn escaped(b: u8) -> bool {
+    b <= b'#' || b == b'%'
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Appends `value` to `out`, escaping U+0000..=`#` and `%`.
 #[inline]
 pub fn escape_into(value: &str, out: &mut String) {
-    // Fast path: the common value needs no escaping at all. A fold without
-    // early exit vectorizes; `any` checks one byte per iteration.
-    if !value
-        .bytes()
-        .fold(false, |found, b| found | (b == b'#') | (b == b'%'))
-    {
+    // Fast path: the common value needs no escaping. A fold without early
+    // exit vectorizes.
+    if !value.bytes().fold(false, |found, b| found | escaped(b)) {
         out.push_str(value);
         return;
     }
     for ch in value.chars() {
-        match ch {
-            '#' => out.push_str("%23"),
-            '%' => out.push_str("%25"),
-            other => out.push(other),
+        match u8::try_from(ch) {
+            Ok(b) if escaped(b) => {
+                out.push('%');
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xF)]));
+            }
+            _ => out.push(ch),
         }
     }
 }
 
-/// Reverses [`escape_into`]. Fails on a raw `#` or on any `%` sequence other
-/// than `%23` and `%25`, so a key has exactly one decoding.
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Reverses [`escape_into`]. Fails on a raw character that would have been
+/// escaped, and on any `%` sequence other than the uppercase codes of
+/// escaped characters, so a key has exactly one decoding.
 pub fn unescape(text: &str) -> Result<std::borrow::Cow<'_, str>, KeyPartError> {
-    if !text.bytes().any(|b| b == b'#' || b == b'%') {
+    if !text.bytes().fold(false, |found, b| found | escaped(b)) {
         return Ok(std::borrow::Cow::Borrowed(text));
     }
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(pos) = rest.find(['#', '%']) {
-        out.push_str(&rest[..pos]);
-        let tail = &rest[pos..];
-        if tail.starts_with("%23") {
-            out.push('#');
-        } else if tail.starts_with("%25") {
-            out.push('%');
-        } else if tail.starts_with('#') {
-            return Err(KeyPartError::new("an unescaped `#` inside a value"));
-        } else {
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'%' {
+            let code = match (
+                bytes.get(i + 1).copied().and_then(hex_value),
+                bytes.get(i + 2).copied().and_then(hex_value),
+            ) {
+                (Some(high), Some(low)) => (high << 4) | low,
+                _ => {
+                    return Err(KeyPartError::new(
+                        "a `%` that is not followed by two uppercase hex digits",
+                    ))
+                }
+            };
+            if !escaped(code) {
+                return Err(KeyPartError::new(
+                    "a `%` code for a character that is never escaped",
+                ));
+            }
+            out.push_str(&text[start..i]);
+            out.push(char::from(code));
+            i += 3;
+            start = i;
+        } else if escaped(b) {
             return Err(KeyPartError::new(
-                "a `%` that is not the escape `%23` or `%25`",
+                "a character at or below `#` that is not escaped",
             ));
+        } else {
+            i += 1;
         }
-        rest = &tail[3..];
     }
-    out.push_str(rest);
+    out.push_str(&text[start..]);
     Ok(std::borrow::Cow::Owned(out))
 }
 
@@ -76,16 +118,31 @@ mod tests {
     }
 
     #[test]
-    fn escapes_separator_and_escape_char() {
+    fn escapes_low_characters_and_the_escape() {
         assert_eq!(esc("a#b%c"), "a%23b%25c");
-        assert_eq!(esc("plain-value"), "plain-value");
-        assert_eq!(unescape("a%23b%25c").unwrap(), "a#b%c");
+        assert_eq!(esc("John Smith!"), "John%20Smith%21");
+        assert_eq!(esc("plain-value_ü"), "plain-value_ü");
+        assert_eq!(esc("\0\n\""), "%00%0A%22");
+        for text in ["a#b%c", "John Smith!", "\0\n\"", "ü %$&"] {
+            assert_eq!(unescape(&esc(text)).unwrap(), text);
+        }
+    }
+
+    #[test]
+    fn extensions_sort_after_the_separator() {
+        // `John` then more key must sort before any longer value starting
+        // with `John`.
+        for longer in ["John Smith", "John!", "John\"", "John\0", "Johnny"] {
+            assert!(format!("{}#x", esc("John")) < esc(longer), "{longer:?}");
+        }
     }
 
     #[test]
     fn rejects_non_canonical_text() {
         assert!(unescape("a#b").is_err());
+        assert!(unescape("a b").is_err());
         assert!(unescape("100%").is_err());
-        assert!(unescape("%41").is_err());
+        assert!(unescape("%41").is_err(), "A is never escaped");
+        assert!(unescape("%2a").is_err(), "lowercase hex is not canonical");
     }
 }
