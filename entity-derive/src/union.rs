@@ -236,6 +236,12 @@ fn expand(union: &Union) -> TokenStream {
                 (quote!(#c::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
                 (quote!(#c::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
                 (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
+                // The partition key text: the query composes it from the first
+                // member, so any difference (schema, versions, casing, attribute
+                // names) would put a member in another partition.
+                // (Reported only when both compose from the declared fields;
+                // a field mismatch has its own error.)
+                (quote!(!(#c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #c::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #c::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
             ];
             let mut prior = quote!(#idx_i != usize::MAX && #reference);
             for (condition, message) in layout {
