@@ -73,11 +73,10 @@ impl Client {
     /// `aws-config`, or any endpoint).
     pub fn new(sdk: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
         let table = table.into();
-        // Cursors are signed; without a secret of the user's, the key is
-        // derived from the table name, so cursors survive restarts and
-        // replicas. Either way a cursor never reads outside its query: its
-        // key is checked against the query it is used with.
-        let cursor_secret = format!("entity-client cursor v1 {table}").into_bytes();
+        // Cursors are signed with a random secret of this client (and its
+        // clones) unless the user sets one; either way a cursor never reads
+        // outside its query, as its key is checked against the query.
+        let cursor_secret = random_secret();
         Self {
             inner: Arc::new(Inner {
                 sdk,
@@ -95,7 +94,10 @@ impl Client {
         Self::new(local_sdk_client(endpoint_url), table)
     }
 
-    /// Signs cursors with your secret, so only your servers can make them.
+    /// Signs cursors with your secret. Without one, each client signs with a
+    /// random secret of its own: cursors are unforgeable but only valid for
+    /// that client and its clones. Set the same secret on every instance of a
+    /// service so cursors survive restarts and work on any replica.
     pub fn with_cursor_secret(self, secret: impl Into<Vec<u8>>) -> Self {
         self.map_inner(|inner| inner.cursor_secret = secret.into())
     }
@@ -105,15 +107,18 @@ impl Client {
         self.map_inner(|inner| inner.batch = policy)
     }
 
-    /// The same client on another table.
+    /// The same client (SDK client, policies, cursor secret) on another
+    /// table.
     pub fn with_table(&self, table: impl Into<String>) -> Self {
-        let secret = self.inner.cursor_secret.clone();
-        let mut client =
-            Self::new(self.inner.sdk.clone(), table).with_batch_policy(self.inner.batch);
-        if !secret.starts_with(b"entity-client cursor v1 ") {
-            client = client.with_cursor_secret(secret);
+        let inner = Inner {
+            sdk: self.inner.sdk.clone(),
+            table: table.into(),
+            batch: self.inner.batch,
+            cursor_secret: self.inner.cursor_secret.clone(),
+        };
+        Self {
+            inner: Arc::new(inner),
         }
-        client
     }
 
     fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
@@ -157,4 +162,19 @@ pub fn local_sdk_client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
         .endpoint_url(endpoint_url)
         .build();
     aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// 32 random bytes from the operating system; if it cannot give them, from
+/// the standard library's randomly keyed hasher.
+fn random_secret() -> Vec<u8> {
+    let mut secret = vec![0u8; 32];
+    if getrandom::fill(&mut secret).is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in secret.chunks_mut(8) {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_usize(chunk.as_ptr() as usize);
+            chunk.copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+    }
+    secret
 }

@@ -221,3 +221,30 @@ async fn an_item_over_the_limit_fails_the_whole_batch_before_sending() {
     );
     assert!(scan_raw(c).await.is_empty());
 }
+
+/// An unreadable item does not cost the caller the other items: it comes
+/// back as an error in the output, next to everything that was read.
+#[tokio::test]
+async fn batch_get_reports_unreadable_items_and_keeps_the_rest() {
+    let t = table(&[Task::MODEL, Employee::MODEL]).await;
+    let good: Vec<Task> = (0..5)
+        .map(|i| task(&format!("t{i}"), "p", "e", 1, Status::Open))
+        .collect();
+    t.client.batch_write().put_all(&good).await.unwrap();
+    let mut broken = task("bad", "p", "e", 1, Status::Open).to_item().unwrap();
+    broken.insert("priority".into(), common::s("high"));
+    common::put_raw(&t.client, broken).await;
+    let keys = good
+        .iter()
+        .map(Entity::primary_key)
+        .chain([Task::key("bad")]);
+    let out = t.client.batch_get(keys).await.unwrap();
+    assert_eq!(out.items.len(), 5);
+    assert!(out.unprocessed.is_empty());
+    assert_eq!(out.errors.len(), 1);
+    assert!(
+        matches!(&out.errors[0], Error::Decode(e) if e.attribute() == "priority"),
+        "{:?}",
+        out.errors
+    );
+}

@@ -444,12 +444,25 @@ async fn cursors_resume_with_no_duplicates_and_no_gaps() {
         "no duplicates, no gaps"
     );
 
-    // A cursor is resumable by another client on the same table (the signing
-    // key survives restarts), and by a stream.
+    // A cursor is resumable by another client that shares the cursor secret
+    // (another replica, or after a restart), and by a stream; a client
+    // without the secret refuses it.
+    let c = &c.clone().with_cursor_secret(b"shared secret".to_vec());
     let first = c.query(Task::by_project("p1").limit(10)).await.unwrap();
     assert_eq!(ids(&first.items), every[..10]);
     let cursor = first.cursor.expect("more follow");
-    let other = Client::new(c.sdk().clone(), c.table());
+    let stranger = Client::new(c.sdk().clone(), c.table());
+    let refused = stranger
+        .query(Task::by_project("p1"))
+        .cursor(cursor.clone())
+        .all()
+        .await;
+    assert!(
+        matches!(refused, Err(entity_client::Error::InvalidCursor { .. })),
+        "{refused:?}"
+    );
+    let other =
+        Client::new(c.sdk().clone(), c.table()).with_cursor_secret(b"shared secret".to_vec());
     let rest = other
         .query(Task::by_project("p1"))
         .cursor(cursor.clone())

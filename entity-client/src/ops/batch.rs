@@ -22,8 +22,12 @@ pub struct BatchGetOutput<E> {
     /// The items found (keys with no item are simply absent), in no
     /// particular order.
     pub items: Vec<E>,
-    /// Keys still unprocessed when the attempts ran out.
+    /// Keys still unprocessed when the attempts ran out, or whose request
+    /// failed.
     pub unprocessed: Vec<PrimaryKey<E>>,
+    /// Requests that failed after the SDK's retries, and items found that
+    /// could not be read as `E`. The other chunks' results are kept.
+    pub errors: Vec<Error>,
 }
 
 /// A BatchGetItem of any number of keys of one entity.
@@ -94,11 +98,13 @@ impl<E: Entity + Send + 'static> BatchGet<E> {
         let mut output = BatchGetOutput {
             items: Vec::new(),
             unprocessed: Vec::new(),
+            errors: Vec::new(),
         };
         for result in results {
             let chunk = result?;
             output.items.extend(chunk.items);
             output.unprocessed.extend(chunk.unprocessed);
+            output.errors.extend(chunk.errors);
         }
         Ok(output)
     }
@@ -113,6 +119,7 @@ async fn get_chunk<E: Entity>(
     let policy = client.inner.batch;
     let mut pending: Vec<Item> = chunk.iter().map(PrimaryKey::to_item).collect();
     let mut items = Vec::new();
+    let mut errors = Vec::new();
     let mut attempt = 0;
     while !pending.is_empty() && attempt < policy.max_attempts {
         if attempt > 0 {
@@ -120,21 +127,32 @@ async fn get_chunk<E: Entity>(
         }
         attempt += 1;
         let request = KeysAndAttributes::builder()
-            .set_keys(Some(std::mem::take(&mut pending)))
+            .set_keys(Some(pending.clone()))
             .consistent_read(consistent)
             .build()
             .map_err(|e| ValidationError::InvalidRequest(e.to_string()))?;
-        let mut output = client
+        let sent = client
             .inner
             .sdk
             .batch_get_item()
             .request_items(&table, request)
             .send()
-            .await
-            .map_err(|e| from_sdk("BatchGetItem", E::MODEL.name, e))?;
+            .await;
+        let mut output = match sent {
+            Ok(output) => output,
+            // The SDK has retried already: report it, keep the keys as
+            // unprocessed, and let the other chunks finish.
+            Err(e) => {
+                errors.push(from_sdk("BatchGetItem", E::MODEL.name, e));
+                break;
+            }
+        };
         if let Some(found) = output.responses.as_mut().and_then(|r| r.remove(&table)) {
             for item in found {
-                items.push(E::from_item(item)?);
+                match E::from_item(item) {
+                    Ok(entity) => items.push(entity),
+                    Err(e) => errors.push(e.into()),
+                }
             }
         }
         pending = output
@@ -147,7 +165,11 @@ async fn get_chunk<E: Entity>(
         .into_iter()
         .filter(|key| pending.contains(&key.to_item()))
         .collect();
-    Ok(BatchGetOutput { items, unprocessed })
+    Ok(BatchGetOutput {
+        items,
+        unprocessed,
+        errors,
+    })
 }
 
 /// A write that a batch could not do.
@@ -160,12 +182,23 @@ pub struct UnprocessedWrite {
 }
 
 /// What a batch write did, and what it could not.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct BatchWriteOutput {
     /// Puts and deletes DynamoDB accepted.
     pub written: usize,
-    /// Requests still unprocessed when the attempts ran out.
+    /// Requests still unprocessed when the attempts ran out, or whose request
+    /// failed.
     pub unprocessed: Vec<UnprocessedWrite>,
+    /// Requests that failed after the SDK's retries. The other chunks'
+    /// results are kept.
+    pub errors: Vec<Error>,
+}
+
+impl BatchWriteOutput {
+    /// True when every put and delete was written.
+    pub fn is_complete(&self) -> bool {
+        self.unprocessed.is_empty() && self.errors.is_empty()
+    }
 }
 
 /// A BatchWriteItem of puts and deletes of any entities.
@@ -266,11 +299,13 @@ impl BatchWrite {
         let mut output = BatchWriteOutput {
             written: 0,
             unprocessed: Vec::new(),
+            errors: Vec::new(),
         };
         for result in results {
             let chunk = result?;
             output.written += chunk.written;
             output.unprocessed.extend(chunk.unprocessed);
+            output.errors.extend(chunk.errors);
         }
         Ok(output)
     }
@@ -293,26 +328,33 @@ async fn write_chunk(client: Client, chunk: Vec<Pending>) -> Result<BatchWriteOu
     let originals: Vec<WriteRequest> = chunk.into_iter().map(|p| p.request).collect();
     let mut pending = originals.clone();
     let total = pending.len();
+    let mut errors = Vec::new();
     let mut attempt = 0;
     while !pending.is_empty() && attempt < policy.max_attempts {
         if attempt > 0 {
             tokio::time::sleep(policy.backoff(attempt)).await;
         }
         attempt += 1;
-        let output = client
+        let sent = client
             .inner
             .sdk
             .batch_write_item()
-            .request_items(&table, std::mem::take(&mut pending))
+            .request_items(&table, pending.clone())
             .send()
-            .await
-            .map_err(|e| {
-                from_sdk(
+            .await;
+        let output = match sent {
+            Ok(output) => output,
+            // The SDK has retried already: report it, keep the requests as
+            // unprocessed, and let the other chunks finish.
+            Err(e) => {
+                errors.push(from_sdk(
                     "BatchWriteItem",
                     entity_of.get(&0).copied().unwrap_or("batch"),
                     e,
-                )
-            })?;
+                ));
+                break;
+            }
+        };
         pending = output
             .unprocessed_items
             .and_then(|mut u| u.remove(&table))
@@ -332,6 +374,7 @@ async fn write_chunk(client: Client, chunk: Vec<Pending>) -> Result<BatchWriteOu
     Ok(BatchWriteOutput {
         written: total - unprocessed.len(),
         unprocessed,
+        errors,
     })
 }
 
