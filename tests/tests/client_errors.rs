@@ -390,11 +390,17 @@ async fn a_mistyped_stored_item_is_a_decode_error_on_every_read() {
         .await
         .unwrap_err();
     assert!(is_bad_priority(&err), "{err:?}");
-    let err = c
+    // A batch get reports the unreadable item and keeps the readable one.
+    let out = c
         .batch_get([Task::key("good"), Task::key("bad")])
         .await
-        .unwrap_err();
-    assert!(is_bad_priority(&err), "{err:?}");
+        .unwrap();
+    assert_eq!(out.items.len(), 1);
+    assert!(
+        out.errors.len() == 1 && is_bad_priority(&out.errors[0]),
+        "{:?}",
+        out.errors
+    );
     let out = c.transact_get().get(Task::key("bad")).await.unwrap();
     let err = out.entity::<Task>(0).unwrap_err();
     assert!(is_bad_priority(&err), "{err:?}");

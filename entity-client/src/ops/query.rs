@@ -233,7 +233,12 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     }
 
     /// The first item, if any.
-    pub async fn one(self) -> Result<Option<E>> {
+    pub async fn one(mut self) -> Result<Option<E>> {
+        // Read no more than needed: one item, however many requests the
+        // filter makes that take.
+        if self.query.get_limit().is_none() {
+            self.query = self.query.limit(1);
+        }
         let items = self.items();
         futures::pin_mut!(items);
         items.next().await.transpose()

@@ -58,6 +58,7 @@ impl Client {
         TransactGet {
             client: self.clone(),
             items: Vec::new(),
+            keys: Vec::new(),
             error: None,
         }
     }
@@ -277,6 +278,8 @@ impl IntoFuture for TransactWrite {
 pub struct TransactGet {
     client: Client,
     items: Vec<(&'static str, TransactGetItem)>,
+    /// The keys read so far, to refuse a repeat (DynamoDB would).
+    keys: Vec<String>,
     error: Option<Error>,
 }
 
@@ -306,6 +309,16 @@ impl TransactGetOutput {
 impl TransactGet {
     /// Reads the item with this key.
     pub fn get<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
+        let text = format!("{key:?}");
+        if self.keys.contains(&text) {
+            let duplicate = ValidationError::DuplicateKey {
+                operation: "transaction",
+                key: text,
+            };
+            self.error.get_or_insert(duplicate.into());
+            return self;
+        }
+        self.keys.push(text);
         let item = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             let get = Get::builder()
                 .table_name(&self.client.inner.table)

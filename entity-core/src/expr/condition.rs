@@ -142,11 +142,25 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, AttributeError> {
     })
 }
 
+/// A comparison; `= None` and `<> None` on an optional field test for the
+/// attribute's absence and presence, since `None` is stored as no attribute.
+fn compare<E>(name: &'static str, op: &'static str, value: Value) -> Condition<E> {
+    match (op, &value) {
+        ("=", Ok(AttributeValue::Null(_))) => {
+            Condition::new(Node::Function("attribute_not_exists", name, None))
+        }
+        ("<>", Ok(AttributeValue::Null(_))) => {
+            Condition::new(Node::Function("attribute_exists", name, None))
+        }
+        _ => Condition::new(Node::Compare(name, op, value)),
+    }
+}
+
 macro_rules! comparisons {
     ($($(#[$doc:meta])* $method:ident => $op:literal),* $(,)?) => {$(
         $(#[$doc])*
         pub fn $method(self, value: impl IntoAttr<T>) -> Condition<E> {
-            Condition::new(Node::Compare(self.name(), $op, value.into_attr()))
+            compare(self.name(), $op, value.into_attr())
         }
     )*};
 }
