@@ -22,6 +22,12 @@ pub trait Entity: Sized {
 
     /// The table key of this value.
     fn primary_key(&self) -> PrimaryKey<Self>;
+
+    /// The fields a table key is composed of, as stored attributes, parsed
+    /// back from the key: what an update that creates the item writes, so
+    /// the new item holds its key fields. Empty for a key this entity did
+    /// not compose.
+    fn key_fields(key: &PrimaryKey<Self>) -> Item;
 }
 
 /// A composed table key of entity `E`: what `GetItem` and `DeleteItem` need.

@@ -541,3 +541,38 @@ async fn group_setter_guards_the_table_key_composites_it_uses() {
     })
     .await;
 }
+
+/// An update of a missing item creates it with its key fields, so once the
+/// required fields are set it reads back as the entity.
+#[tokio::test]
+async fn an_update_that_creates_the_item_writes_its_key_fields() {
+    #[derive(entity_client::Entity, Debug, PartialEq)]
+    #[entity(schema = "app")]
+    #[pk(tenant, doc_id)]
+    #[sk(kind)]
+    struct Doc {
+        tenant: String,
+        doc_id: u32,
+        kind: String,
+        views: u32,
+        title: Option<String>,
+    }
+    let t = entity_tests::harness::table(&[Doc::MODEL]).await;
+    let f = Doc::fields();
+    t.client
+        .update(Doc::key("acme", 7u32, "note"))
+        .add(f.views, 1u32)
+        .await
+        .unwrap();
+    let doc = t.client.get(Doc::key("acme", 7u32, "note")).await.unwrap();
+    assert_eq!(
+        doc,
+        Some(Doc {
+            tenant: "acme".into(),
+            doc_id: 7,
+            kind: "note".into(),
+            views: 1,
+            title: None
+        })
+    );
+}

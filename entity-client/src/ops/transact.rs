@@ -127,7 +127,7 @@ impl TransactWrite {
         let text = format!("{key:?}");
         let item = (|| {
             check_primary_key(&key)?;
-            let rendered = render_update(update, condition)?;
+            let rendered = render_update(&key, update, condition)?;
             let update = SdkUpdate::builder()
                 .table_name(&self.client.inner.table)
                 .set_key(Some(key.to_item()))

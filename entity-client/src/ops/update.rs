@@ -198,7 +198,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     async fn send(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
         check_primary_key(&self.key)?;
-        let rendered = render_update(self.update, self.condition)?;
+        let rendered = render_update(&self.key, self.update, self.condition)?;
         let result = self
             .client
             .inner
@@ -240,9 +240,10 @@ pub(crate) struct RenderedUpdate {
     pub values: Option<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
 }
 
-/// Renders an update, adding the identity attributes (an update that creates
+/// Renders an update, adding the key fields and identity attributes (an update that creates
 /// the item must leave it readable as `E`) and the guards of group changes.
 pub(crate) fn render_update<E: Entity>(
+    key: &PrimaryKey<E>,
     update: Update<E>,
     condition: Option<Condition<E>>,
 ) -> Result<RenderedUpdate> {
@@ -250,6 +251,13 @@ pub(crate) fn render_update<E: Entity>(
     if update.is_empty() {
         return Err(ValidationError::EmptyUpdate { entity }.into());
     }
+    // An update that creates the item also writes the fields its key is
+    // composed of (kept as they are when the item exists).
+    let update = E::key_fields(key)
+        .into_iter()
+        .fold(update, |update, (name, value)| {
+            update.set_raw_if_not_exists(&name, value)
+        });
     let update = update
         .set_raw(
             E::MODEL.identity_attribute,

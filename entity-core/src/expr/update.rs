@@ -239,6 +239,15 @@ impl<E> Update<E> {
         self
     }
 
+    /// `SET attr = if_not_exists(attr, value)` for an attribute the
+    /// framework maintains (the key fields of an item an update creates).
+    #[doc(hidden)]
+    pub fn set_raw_if_not_exists(mut self, attribute: &str, value: AttributeValue) -> Self {
+        self.sets
+            .push((attribute.to_owned(), SetAction::IfNotExists(Ok(value))));
+        self
+    }
+
     /// The `UpdateExpression`, adding names and values to `placeholders`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, AttributeError> {
         let mut clauses = Vec::new();

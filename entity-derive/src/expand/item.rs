@@ -11,7 +11,8 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let to_item = to_item(entity);
     let from_item = from_item(entity);
     let primary_key = primary_key(entity);
-    quote! { #to_item #from_item #primary_key }
+    let key_fields = key_fields(entity);
+    quote! { #to_item #from_item #primary_key #key_fields }
 }
 
 fn to_item(entity: &Entity) -> TokenStream {
@@ -94,6 +95,56 @@ fn from_item(entity: &Entity) -> TokenStream {
                 }
             }
             ::core::result::Result::Ok(Self { #(#fields,)* })
+        }
+    }
+}
+
+/// `Entity::key_fields`: the table key parsed back into its fields'
+/// attributes.
+fn key_fields(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let private = quote!(#krate::__private);
+    let mut blocks = TokenStream::new();
+    for (which, key) in entity.primary.keys() {
+        let names: Vec<_> = key
+            .composites
+            .iter()
+            .map(|c| entity.fields[c.field].ident)
+            .collect();
+        let inserts = key.composites.iter().map(|c| {
+            let field = &entity.fields[c.field];
+            let (name, attribute) = (field.ident, &field.attribute);
+            let value = if field.serde {
+                quote!(#private::to_serde_attribute(&#name))
+            } else {
+                quote!(#krate::ToAttribute::to_attribute(&#name))
+            };
+            quote! {
+                if let ::core::result::Result::Ok(::core::option::Option::Some(value)) = #value {
+                    __entity_item.insert(::std::string::ToString::to_string(#attribute), value);
+                }
+            }
+        });
+        let parse = super::key_names(&entity.primary, which).parse;
+        let text = if which == "pk" {
+            quote!(::core::option::Option::Some(key.pk.as_str()))
+        } else {
+            quote!(key.sk.as_ref().map(|(_, sk)| sk.as_str()))
+        };
+        blocks.extend(quote! {
+            if let ::core::option::Option::Some(text) = #text {
+                if let ::core::result::Result::Ok((#(#names,)*)) = Self::#parse(text) {
+                    #(#inserts)*
+                }
+            }
+        });
+    }
+    quote! {
+        fn key_fields(key: &#krate::PrimaryKey<Self>) -> #krate::Item {
+            #[allow(unused_mut)]
+            let mut __entity_item = #krate::Item::new();
+            #blocks
+            __entity_item
         }
     }
 }

@@ -69,6 +69,9 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
             fn primary_key(&self) -> #krate::PrimaryKey<Self> {
                 ::core::unimplemented!()
             }
+            fn key_fields(_: &#krate::PrimaryKey<Self>) -> #krate::Item {
+                ::core::unimplemented!()
+            }
         }
 
         #[automatically_derived]
