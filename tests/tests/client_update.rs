@@ -576,3 +576,75 @@ async fn an_update_that_creates_the_item_writes_its_key_fields() {
         })
     );
 }
+
+/// `add` and `subtract` never store a number the field cannot read back:
+/// out of the type's range they fail as a condition, and nothing changes.
+#[tokio::test]
+async fn arithmetic_stays_inside_the_fields_type() {
+    #[derive(entity_client::Entity, Debug, PartialEq)]
+    #[entity(schema = "app")]
+    #[pk(id)]
+    struct Counter {
+        id: String,
+        small: u8,
+        count: u32,
+    }
+    let t = entity_tests::harness::table(&[Counter::MODEL]).await;
+    let f = Counter::fields();
+    t.client
+        .put(&Counter {
+            id: "c".into(),
+            small: 100,
+            count: 0,
+        })
+        .await
+        .unwrap();
+    let err = t
+        .client
+        .update(Counter::key("c"))
+        .subtract(f.count, 1u32)
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err}");
+    let err = t
+        .client
+        .update(Counter::key("c"))
+        .add(f.small, 200u8)
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err}");
+    t.client
+        .update(Counter::key("c"))
+        .add(f.small, 155u8)
+        .add(f.count, 7u32)
+        .await
+        .unwrap();
+    t.client
+        .update(Counter::key("c"))
+        .subtract(f.count, 7u32)
+        .await
+        .unwrap();
+    let stored = t.client.get(Counter::key("c")).await.unwrap();
+    assert_eq!(
+        stored,
+        Some(Counter {
+            id: "c".into(),
+            small: 255,
+            count: 0
+        })
+    );
+    // A missing counter starts from 0: adding works, subtracting below 0 does not.
+    t.client
+        .update(Counter::key("new"))
+        .add(f.count, 3u32)
+        .add(f.small, 1u8)
+        .await
+        .unwrap();
+    let err = t
+        .client
+        .update(Counter::key("other"))
+        .subtract(f.count, 1u32)
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err}");
+}

@@ -116,14 +116,27 @@ impl IntoAttr<Option<String>> for &str {
 
 /// Number types, which `add` and `subtract` work on.
 pub trait Numeric: ToAttribute {
+    /// The type's range, where it fits `i128`: `add` and `subtract` are
+    /// conditioned on the result staying inside it, so an update can never
+    /// store a number the field cannot read back.
+    const BOUNDS: Option<(i128, i128)> = None;
+
     /// Zero, for `if_not_exists(attr, 0) + n`.
     fn zero() -> AttributeValue {
         AttributeValue::N("0".to_owned())
     }
 }
 
-macro_rules! numeric {
-    ($($ty:ty),*) => { $(impl Numeric for $ty {})* };
+macro_rules! bounded {
+    ($($ty:ty),*) => { $(impl Numeric for $ty {
+        const BOUNDS: Option<(i128, i128)> = Some((<$ty>::MIN as i128, <$ty>::MAX as i128));
+    })* };
 }
-numeric!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
-impl<T: Numeric> Numeric for Option<T> {}
+bounded!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+impl Numeric for u128 {}
+impl Numeric for i128 {}
+impl Numeric for f32 {}
+impl Numeric for f64 {}
+impl<T: Numeric> Numeric for Option<T> {
+    const BOUNDS: Option<(i128, i128)> = T::BOUNDS;
+}

@@ -93,6 +93,16 @@ impl<E> Condition<E> {
         ))
     }
 
+    /// `attribute BETWEEN low AND high` on a raw attribute (guards).
+    #[doc(hidden)]
+    pub fn attribute_between(
+        attribute: &'static str,
+        low: AttributeValue,
+        high: AttributeValue,
+    ) -> Self {
+        Self::new(Node::Between(attribute, Ok(low), Ok(high)))
+    }
+
     /// Equality on a raw attribute (the identity attribute, guards).
     #[doc(hidden)]
     pub fn attribute_equals(attribute: &str, value: AttributeValue) -> Self {

@@ -141,10 +141,10 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         n: impl IntoAttr<T>,
     ) -> Self {
-        self.sets.push((
-            attr.name().to_owned(),
-            SetAction::Add(n.into_attr(), T::zero()),
-        ));
+        let n = n.into_attr();
+        self.guard_range::<T>(attr.name(), &n, 1);
+        self.sets
+            .push((attr.name().to_owned(), SetAction::Add(n, T::zero())));
         self
     }
 
@@ -154,11 +154,34 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         n: impl IntoAttr<T>,
     ) -> Self {
-        self.sets.push((
-            attr.name().to_owned(),
-            SetAction::Subtract(n.into_attr(), T::zero()),
-        ));
+        let n = n.into_attr();
+        self.guard_range::<T>(attr.name(), &n, -1);
+        self.sets
+            .push((attr.name().to_owned(), SetAction::Subtract(n, T::zero())));
         self
+    }
+
+    /// Conditions `attr + sign * n` on staying inside `T`'s range: the
+    /// stored value must lie in `[min - d, max - d]`, or be absent when
+    /// `0 + d` itself fits. Out of range, the update fails with a
+    /// condition failure instead of storing an unreadable number.
+    fn guard_range<T: Numeric>(&mut self, name: &'static str, n: &Value, sign: i128) {
+        let (Some((min, max)), Ok(AttributeValue::N(text))) = (T::BOUNDS, n) else {
+            return;
+        };
+        let Some(delta) = text.parse::<i128>().ok().and_then(|n| n.checked_mul(sign)) else {
+            return;
+        };
+        let low = min.saturating_sub(delta).max(min);
+        let high = max.saturating_sub(delta).min(max);
+        let number = |v: i128| AttributeValue::N(v.to_string());
+        let in_range = Condition::attribute_between(name, number(low), number(high));
+        let guard = if (min..=max).contains(&delta) {
+            Condition::attribute_not_exists(name).or(in_range)
+        } else {
+            in_range
+        };
+        self.guards.push(guard);
     }
 
     /// Appends to a list: `SET attr = list_append(if_not_exists(attr, []), items)`.
