@@ -648,3 +648,24 @@ async fn arithmetic_stays_inside_the_fields_type() {
         .unwrap_err();
     assert!(err.is_condition_failed(), "{err}");
 }
+
+/// A field stored through serde is updated through serde.
+#[tokio::test]
+async fn serde_fields_are_set_through_serde() {
+    let t = entity_tests::harness::table(&[entity_tests::Task::MODEL]).await;
+    let task = common::task("t1", "p", "e", 1, entity_tests::Status::Open);
+    t.client.put(&task).await.unwrap();
+    let f = entity_tests::Task::fields();
+    let checklist = vec![entity_tests::ChecklistItem {
+        text: "ship".into(),
+        done: true,
+    }];
+    let updated = t
+        .client
+        .patch(entity_tests::Task::key("t1"))
+        .set_serde(f.checklist, &checklist)
+        .return_new()
+        .await
+        .unwrap();
+    assert_eq!(updated.checklist, checklist);
+}

@@ -5,7 +5,7 @@
 
 mod shadowed {
     #![allow(non_camel_case_types)]
-    use entity_core::{Entity, KeyPart};
+    use entity_core::{Collection, Entity, KeyPart};
 
     struct Result;
     struct Option;
@@ -40,6 +40,31 @@ mod shadowed {
         pub n: i64,
         pub note: core::option::Option<std::string::String>,
     }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(id)]
+    #[index(by_group(gsi = "gsi9", collection = "group", clustered, pk(group), sk(id)))]
+    pub struct Left {
+        pub id: std::string::String,
+        pub group: std::string::String,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(id)]
+    #[index(by_group(gsi = "gsi9", collection = "group", clustered, pk(group), sk()))]
+    pub struct Right {
+        pub id: std::string::String,
+        pub group: std::string::String,
+    }
+
+    #[derive(Collection, Debug, PartialEq)]
+    #[collection(name = "group", pk(group: std::string::String))]
+    pub enum Group {
+        Lefts(Left),
+        Rights(Right),
+    }
 }
 
 #[test]
@@ -61,4 +86,16 @@ fn shadowed_prelude_names_do_not_break_generated_code() {
         .n(1)
         .id_eq(shadowed::Id("x".into()));
     assert_eq!(q.index_name(), Some("gsi1"));
+}
+
+#[test]
+fn shadowed_names_do_not_break_collections() {
+    use entity_core::{Collection, Entity};
+    let left = shadowed::Left {
+        id: "l".into(),
+        group: "g".into(),
+    };
+    let decoded = shadowed::Group::decode(left.to_item().unwrap()).unwrap();
+    assert_eq!(decoded, Some(shadowed::Group::Lefts(left)));
+    assert_eq!(shadowed::Group::query("g").index_name(), Some("gsi9"));
 }

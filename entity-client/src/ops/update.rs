@@ -83,6 +83,16 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
         self.map(|u| u.set(attr, value))
     }
 
+    /// `SET attr = value` for a field stored through serde
+    /// (`#[entity(serde)]`).
+    pub fn set_serde<T: serde::Serialize, M: Settable>(
+        self,
+        attr: Attr<E, T, M>,
+        value: &T,
+    ) -> Self {
+        self.map(|u| u.set_serde(attr, value))
+    }
+
     /// Sets `attr` only if it has no value yet.
     pub fn set_if_not_exists<T, M: Settable>(
         self,

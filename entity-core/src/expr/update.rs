@@ -116,6 +116,26 @@ impl<E> Update<E> {
         self
     }
 
+    /// `SET attr = value` for a field stored through serde
+    /// (`#[entity(serde)]`); a value serde writes as null removes the
+    /// attribute.
+    pub fn set_serde<T: serde::Serialize, M: Settable>(
+        mut self,
+        attr: Attr<E, T, M>,
+        value: &T,
+    ) -> Self {
+        match crate::attr::to_serde_attribute(value) {
+            Ok(None) => self.removes.push(attr.name()),
+            Ok(Some(value)) => self
+                .sets
+                .push((attr.name().to_owned(), SetAction::Value(Ok(value)))),
+            Err(e) => self
+                .sets
+                .push((attr.name().to_owned(), SetAction::Value(Err(e)))),
+        }
+        self
+    }
+
     /// `SET attr = if_not_exists(attr, value)`: set only when absent.
     pub fn set_if_not_exists<T, M: Settable>(
         mut self,
