@@ -210,22 +210,7 @@ impl TransactWrite {
     }
 
     async fn send(self) -> Result<()> {
-        if let Some(error) = self.error {
-            return Err(error);
-        }
-        if self.items.is_empty() {
-            return Err(ValidationError::InvalidRequest(
-                "a transaction needs at least one item".into(),
-            )
-            .into());
-        }
-        if self.items.len() > MAX_TRANSACTION_ITEMS {
-            return Err(ValidationError::TooManyTransactionItems {
-                count: self.items.len(),
-                limit: MAX_TRANSACTION_ITEMS,
-            }
-            .into());
-        }
+        check_before_sending(self.error, self.items.len())?;
         let mut seen = HashSet::new();
         for (_, key, _) in &self.items {
             if !seen.insert(key.as_str()) {
@@ -253,6 +238,28 @@ impl TransactWrite {
             .map_err(|e| from_sdk("TransactWriteItems", entity, e))?;
         Ok(())
     }
+}
+
+/// What both transactions refuse before sending: an error a builder call
+/// held, no items, more items than DynamoDB allows.
+fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
+    if let Some(error) = error {
+        return Err(error);
+    }
+    if items == 0 {
+        return Err(ValidationError::InvalidRequest(
+            "a transaction needs at least one item".into(),
+        )
+        .into());
+    }
+    if items > MAX_TRANSACTION_ITEMS {
+        return Err(ValidationError::TooManyTransactionItems {
+            count: items,
+            limit: MAX_TRANSACTION_ITEMS,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 impl IntoFuture for TransactWrite {
@@ -337,22 +344,7 @@ impl TransactGet {
     }
 
     async fn send(self) -> Result<TransactGetOutput> {
-        if let Some(error) = self.error {
-            return Err(error);
-        }
-        if self.items.is_empty() {
-            return Err(ValidationError::InvalidRequest(
-                "a transaction needs at least one item".into(),
-            )
-            .into());
-        }
-        if self.items.len() > MAX_TRANSACTION_ITEMS {
-            return Err(ValidationError::TooManyTransactionItems {
-                count: self.items.len(),
-                limit: MAX_TRANSACTION_ITEMS,
-            }
-            .into());
-        }
+        check_before_sending(self.error, self.items.len())?;
         let entities: Vec<&'static str> = self.items.iter().map(|(e, _)| *e).collect();
         let output = self
             .client
