@@ -6,7 +6,7 @@
 //! builders send on `.await`.
 //!
 //! ```
-//! use entity_client::{Client, EmbeddedDynamo, Entity};
+//! use entity_client::Entity;
 //!
 //! #[derive(Entity, Debug, Clone, PartialEq)]
 //! #[entity(schema = "app")]
@@ -18,7 +18,7 @@
 //! # #[cfg(feature = "embedded")]
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let server = EmbeddedDynamo::start().await?; // or Client::new(sdk_client, "app") for AWS
+//! let server = entity_client::EmbeddedDynamo::start().await?; // or Client::new(sdk_client, "app") for AWS
 //! let client = server.client("app");
 //! client.create_table(&[Task::MODEL]).await?;
 //!

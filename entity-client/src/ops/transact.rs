@@ -79,6 +79,20 @@ impl TransactWrite {
         self
     }
 
+    /// Adds the item `build` makes for `key`, after checking the key; the
+    /// key's text catches repeats before sending.
+    fn keyed<E: Entity>(
+        self,
+        key: PrimaryKey<E>,
+        build: impl FnOnce(&Self, &PrimaryKey<E>) -> Result<TransactWriteItem>,
+    ) -> Self {
+        let text = format!("{key:?}");
+        let item = check_primary_key(&key)
+            .map_err(Error::from)
+            .and_then(|()| build(&self, &key));
+        self.push(E::MODEL.name, text, item)
+    }
+
     fn put_item<E: Entity>(self, entity: &E, condition: Option<Condition<E>>) -> Self {
         let key = format!("{:?}", entity.primary_key());
         let put = (|| {
@@ -124,12 +138,10 @@ impl TransactWrite {
         update: Update<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
-        let text = format!("{key:?}");
-        let item = (|| {
-            check_primary_key(&key)?;
-            let rendered = render_update(&key, update, condition)?;
+        self.keyed(key, |this, key| {
+            let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()
-                .table_name(&self.client.inner.table)
+                .table_name(&this.client.inner.table)
                 .set_key(Some(key.to_item()))
                 .update_expression(rendered.expression)
                 .set_condition_expression(rendered.condition)
@@ -141,19 +153,16 @@ impl TransactWrite {
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().update(update).build())
-        })();
-        self.push(E::MODEL.name, text, item)
+        })
     }
 
     /// Deletes an item, if `condition` (when given) holds.
     pub fn delete<E: Entity>(self, key: PrimaryKey<E>, condition: Option<Condition<E>>) -> Self {
-        let text = format!("{key:?}");
-        let item = (|| {
-            check_primary_key(&key)?;
+        self.keyed(key, |this, key| {
             let (condition, rendered) =
                 condition_only(condition.as_ref(), "transaction condition")?;
             let delete = Delete::builder()
-                .table_name(&self.client.inner.table)
+                .table_name(&this.client.inner.table)
                 .set_key(Some(key.to_item()))
                 .set_condition_expression(condition)
                 .set_expression_attribute_names(rendered.names)
@@ -164,20 +173,17 @@ impl TransactWrite {
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().delete(delete).build())
-        })();
-        self.push(E::MODEL.name, text, item)
+        })
     }
 
     /// Requires `condition` to hold on an item the transaction does not
     /// write.
     pub fn condition_check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
-        let text = format!("{key:?}");
-        let item = (|| {
-            check_primary_key(&key)?;
+        self.keyed(key, |this, key| {
             let (expression, rendered) = condition_only(Some(&condition), "transaction condition")?;
             let expression = expression.unwrap_or_default();
             let check = ConditionCheck::builder()
-                .table_name(&self.client.inner.table)
+                .table_name(&this.client.inner.table)
                 .set_key(Some(key.to_item()))
                 .condition_expression(expression)
                 .set_expression_attribute_names(rendered.names)
@@ -188,8 +194,7 @@ impl TransactWrite {
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().condition_check(check).build())
-        })();
-        self.push(E::MODEL.name, text, item)
+        })
     }
 
     /// Makes the transaction idempotent: the same token within ten minutes
