@@ -38,6 +38,7 @@
 //! happened to the data; nothing the server or the caller sends makes it
 //! panic.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod client;

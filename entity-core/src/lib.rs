@@ -47,6 +47,7 @@
 //!
 //! See the repository README for the attribute reference.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 extern crate self as entity_core;
