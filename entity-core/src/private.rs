@@ -15,6 +15,66 @@ use crate::Item;
 #[inline(always)]
 pub const fn assert_key_part<T: KeyPart>() {}
 
+/// Proves at compile time, with the error on the field, that a field's type
+/// can be stored as an attribute.
+#[inline(always)]
+pub const fn assert_attribute<T: ToAttribute + FromAttribute>() {}
+
+/// A chrono timestamp that can be a key: `DateTime<Utc>`, with the `chrono`
+/// feature. The derive checks chrono-looking composites against this, so
+/// the error says what to change.
+#[cfg_attr(
+    feature = "chrono",
+    diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be part of a DynamoDB key: chrono timestamps are keys as `DateTime<Utc>`",
+        label = "this field is a key composite",
+        note = "store the instant as `DateTime<Utc>` (`.with_timezone(&Utc)`), which sorts as time"
+    )
+)]
+#[cfg_attr(
+    not(feature = "chrono"),
+    diagnostic::on_unimplemented(
+        message = "`{Self}` is a key type only with the `chrono` feature",
+        label = "this field is a key composite",
+        note = "enable the feature: `features = [\"chrono\"]` on the `entity-client` (or `entity-core`) dependency"
+    )
+)]
+pub trait ChronoKeyPart: KeyPart {}
+
+#[cfg(feature = "chrono")]
+impl ChronoKeyPart for chrono::DateTime<chrono::Utc> {}
+
+/// [`assert_key_part`] for chrono-looking composites.
+#[inline(always)]
+pub const fn assert_chrono_key_part<T: ChronoKeyPart>() {}
+
+/// A `time` timestamp that can be a key: `OffsetDateTime` or
+/// `UtcDateTime`, with the `time` feature.
+#[cfg_attr(
+    feature = "time",
+    diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be part of a DynamoDB key: `time` timestamps are keys as `OffsetDateTime`",
+        label = "this field is a key composite",
+        note = "store the instant as `OffsetDateTime` (`.assume_utc()`), which sorts as time"
+    )
+)]
+#[cfg_attr(
+    not(feature = "time"),
+    diagnostic::on_unimplemented(
+        message = "`{Self}` is a key type only with the `time` feature",
+        label = "this field is a key composite",
+        note = "enable the feature: `features = [\"time\"]` on the `entity-client` (or `entity-core`) dependency"
+    )
+)]
+pub trait TimeKeyPart: KeyPart {}
+
+#[cfg(feature = "time")]
+impl TimeKeyPart for time::OffsetDateTime {}
+
+/// [`assert_key_part`] for `time`-looking composites.
+#[inline(always)]
+pub const fn assert_time_key_part<T: TimeKeyPart>() {}
+
 /// Writes one field.
 #[inline]
 pub fn put_field<T: ToAttribute + ?Sized>(

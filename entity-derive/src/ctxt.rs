@@ -1,47 +1,66 @@
 //! Error accumulation: every bad attribute is reported at once, each on its
 //! own token, before any code is generated (serde's `Ctxt`).
+//!
+//! A `Ctxt` must be finished with [`Ctxt::check`]: one dropped unchecked
+//! panics the macro, so an error can never be collected and then lost.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use std::cell::RefCell;
 use std::fmt::Display;
 
-#[derive(Default)]
 pub struct Ctxt {
-    errors: RefCell<Vec<syn::Error>>,
+    /// `None` once checked.
+    errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
 impl Ctxt {
+    pub fn new() -> Self {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
+    }
+
     pub fn error(&self, tokens: impl ToTokens, message: impl Display) {
-        self.errors
-            .borrow_mut()
-            .push(syn::Error::new_spanned(tokens, message));
+        self.syn_error(syn::Error::new_spanned(tokens, message));
     }
 
     pub fn error_at(&self, span: proc_macro2::Span, message: impl Display) {
-        self.errors
-            .borrow_mut()
-            .push(syn::Error::new(span, message));
+        self.syn_error(syn::Error::new(span, message));
     }
 
     pub fn syn_error(&self, error: syn::Error) {
-        self.errors.borrow_mut().push(error);
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(error);
     }
 
     pub fn error_count(&self) -> usize {
-        self.errors.borrow().len()
+        self.errors.borrow().as_ref().map_or(0, Vec::len)
     }
 
-    pub fn has_errors(&self) -> bool {
-        !self.errors.borrow().is_empty()
+    /// Finishes the context: `Err` with every error as compile errors.
+    pub fn check(self) -> Result<(), TokenStream> {
+        let errors = self
+            .errors
+            .borrow_mut()
+            .take()
+            .expect("Ctxt checked twice");
+        if errors.is_empty() {
+            return Ok(());
+        }
+        Err(errors.iter().map(syn::Error::to_compile_error).collect())
     }
+}
 
-    pub fn into_compile_errors(self) -> TokenStream {
-        self.errors
-            .into_inner()
-            .iter()
-            .map(syn::Error::to_compile_error)
-            .collect()
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        let unchecked = self.errors.get_mut().is_some();
+        if unchecked && !std::thread::panicking() {
+            panic!("entity-derive: a Ctxt was dropped without being checked");
+        }
     }
 }
 

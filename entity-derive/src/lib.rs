@@ -1,18 +1,19 @@
-//! `#[derive(Entity)]` and `#[derive(KeyPart)]` for the DynamoDB single-table
-//! entity framework. Use them through `entity-core` (or `entity-client`),
-//! which re-export them; the attribute reference is in their docs.
+//! `#[derive(Entity)]`, `#[derive(KeyPart)]` and `#[derive(Collection)]`
+//! for the DynamoDB single-table entity framework. Use them through
+//! `entity-core` (or `entity-client`), which re-export them; the attribute
+//! reference is in their docs.
 //!
-//! The derive is a small compiler: `attr` reads attributes into raw values,
-//! `model` resolves them, `check` applies the cross-cutting rules, and
-//! `expand` generates code from the model alone.
+//! Each derive is the same small compiler: `attr` reads attributes into raw
+//! values, `model` resolves them, `check` applies the rules, and `expand`
+//! generates code from the model alone. Errors accumulate in one `Ctxt`;
+//! when there are any, a fallback expansion stands in for the generated API
+//! so that one mistake gives one error.
 
 mod attr;
 mod check;
 mod ctxt;
 mod expand;
-mod key_part;
 mod model;
-mod union;
 
 use proc_macro::TokenStream;
 
@@ -21,22 +22,26 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(Entity, attributes(entity, pk, sk, index))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    let cx = ctxt::Ctxt::default();
+    let cx = ctxt::Ctxt::new();
     let entity = model::build(&cx, &input);
-    if let Some(entity) = &entity {
-        check::check(&cx, entity);
-    }
-    match entity {
-        Some(entity) if !cx.has_errors() => expand::expand(&entity).into(),
-        _ => {
-            let krate = model::crate_path_for_key_part(&ctxt::Ctxt::default(), &input.attrs);
-            let mut out = cx.into_compile_errors();
-            if matches!(input.data, syn::Data::Struct(_)) && input.generics.params.is_empty() {
-                out.extend(expand::fallback(&input, &krate));
-            }
-            out.into()
+    let skipped = entity.as_ref().map(|e| check::check(&cx, e));
+    match (cx.check(), entity, skipped) {
+        (Ok(()), Some(entity), _) => expand::expand(&entity),
+        (Err(errors), Some(mut entity), Some(skipped)) => {
+            entity.drop_refused_composites();
+            entity.omit(skipped);
+            let mut out = errors;
+            out.extend(expand::fallback(&entity));
+            out
         }
+        (Err(errors), _, _) => {
+            let mut out = errors;
+            out.extend(expand::minimal_fallback(&input));
+            out
+        }
+        (Ok(()), None, _) => unreachable!("a model that failed to build reports why"),
     }
+    .into()
 }
 
 /// Derives `KeyPart`, `ToAttribute` and `FromAttribute` for a unit-only enum
@@ -45,9 +50,17 @@ pub fn derive_entity(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(KeyPart, attributes(key_part))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    match key_part::derive(&input) {
-        Ok(tokens) | Err(tokens) => tokens.into(),
+    let cx = ctxt::Ctxt::new();
+    let model = model::key_part::build(&cx, &input);
+    check::key_part::check(&cx, &model);
+    match cx.check() {
+        Ok(()) => expand::key_part::expand(&model),
+        Err(mut errors) => {
+            errors.extend(expand::key_part::fallback(&model));
+            errors
+        }
     }
+    .into()
 }
 
 /// Derives `Collection` for an enum whose variants are the member entities
@@ -56,5 +69,15 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Collection, attributes(collection))]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    union::derive(&input).into()
+    let cx = ctxt::Ctxt::new();
+    let union = model::collection::build(&cx, &input);
+    if let Some(union) = &union {
+        check::collection::check(&cx, union);
+    }
+    match (cx.check(), union) {
+        (Ok(()), Some(union)) => expand::union::expand(&union),
+        (Err(errors), _) => errors,
+        (Ok(()), None) => unreachable!("a model that failed to build reports why"),
+    }
+    .into()
 }

@@ -44,7 +44,7 @@ use std::fmt;
     label = "this field is a key composite, so its type must implement `KeyPart`",
     note = "key composites can be strings, integers, bools, UTC timestamps, and unit-only enums or newtypes that `#[derive(KeyPart)]`"
 )]
-pub trait KeyPart: Sized {
+pub trait KeyPart: Sized + crate::attr::ToAttribute + crate::attr::FromAttribute {
     /// Appends this value's key text to `out`.
     fn encode_key(&self, out: &mut String);
 

@@ -7,10 +7,10 @@
 //! composite cannot be skipped because no stage has a method for it.
 
 use super::keys::compose_block;
-use super::{key_names, key_params, pascal};
+use super::{key_names, key_params};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::Ident;
 
 pub fn expand(entity: &Entity) -> TokenStream {
@@ -25,7 +25,7 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
     let ident = entity.ident;
     let vis = entity.vis;
     let accessor = &index.name;
-    let stage = format_ident!("{}{}Query", ident, pascal(&index.name.to_string()));
+    let stage = crate::model::names::stage_type_name(entity, index);
     let pk_names = key_names(
         if index.kind == IndexKind::Local {
             &entity.primary
@@ -72,8 +72,10 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
     let stages = index
         .sk
         .as_ref()
+        .filter(|_| !entity.omit_stages.contains(&index.name.to_string()))
         .map(|sk| stage_methods(entity, &stage, index, sk))
         .unwrap_or_default();
+    let bounds = super::key_bounds(entity);
     quote! {
         #[doc = #doc_stage]
         #[derive(Debug)]
@@ -83,7 +85,7 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl #ident {
+        impl #ident #bounds {
             #[doc = #doc_accessor]
             pub fn #accessor(#(#pk_params),*) -> #stage<0> {
                 let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
@@ -92,7 +94,7 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl<const STAGE: usize> #stage<STAGE> {
+        impl<const STAGE: usize> #stage<STAGE> #bounds {
             /// Largest sort key first.
             pub fn descending(mut self) -> Self {
                 self.inner.set_ascending(false);
@@ -119,7 +121,7 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl<const STAGE: usize> ::core::convert::From<#stage<STAGE>> for #krate::Query<#ident> {
+        impl<const STAGE: usize> ::core::convert::From<#stage<STAGE>> for #krate::Query<#ident> #bounds {
             fn from(stage: #stage<STAGE>) -> Self {
                 stage.build()
             }
@@ -132,6 +134,7 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
 fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
+    let bounds = super::key_bounds(entity);
     let n = sk.composites.len();
     let trailing = sk.text_before(n);
     let mut out = TokenStream::new();
@@ -171,7 +174,7 @@ fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> Tok
         let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
         out.extend(quote! {
             #[automatically_derived]
-            impl #stage<#k> {
+            impl #stage<#k> #bounds {
                 #[doc = #doc_fix]
                 pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
                     #stage { inner: self.inner.fix::<#ty>(&value, #then, #complete) }

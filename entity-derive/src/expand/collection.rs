@@ -10,6 +10,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let ident = entity.ident;
     let mut specs = Vec::new();
     let mut pk_types = TokenStream::new();
+    let bounds = super::key_bounds(entity);
     for index in entity.indexes.iter() {
         let (Some(collection), Some(sk), Some(physical)) =
             (&index.collection, &index.sk, &index.physical)
@@ -34,7 +35,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         let sk_prefix = literals.join("#");
         let prefixes: Vec<String> = if clustered {
             (1..=path.len())
-                .map(|depth| literals[..2 + depth].join("#"))
+                .filter_map(|depth| literals.get(..2 + depth).map(|l| l.join("#")))
                 .collect()
         } else {
             Vec::new()
@@ -60,14 +61,14 @@ pub fn expand(entity: &Entity) -> TokenStream {
             .map(|c| entity.fields[c.field].ty);
         pk_types.extend(quote! {
             #[automatically_derived]
-            impl #krate::collection::CollectionPk<#position> for #ident {
+            impl #krate::collection::CollectionPk<#position> for #ident #bounds {
                 type Pk = (#(#types,)*);
             }
         });
     }
     quote! {
         #[automatically_derived]
-        impl #krate::CollectionMember for #ident {
+        impl #krate::CollectionMember for #ident #bounds {
             const COLLECTIONS: &'static [#krate::collection::CollectionSpec] = &[#(#specs),*];
         }
 

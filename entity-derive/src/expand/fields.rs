@@ -8,7 +8,7 @@
 //! refuse, and one setter, `Task::set_priority_status(..)`, that sets the
 //! fields and recomposes every index key they are part of.
 
-use super::{key_names, pascal};
+use crate::model::names::{field_name, groups, key_names, pascal, setter_name, table_key_fields};
 use crate::model::{Entity, IndexKind};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -20,6 +20,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let vis = entity.vis;
     let fields_ty = format_ident!("{}Fields", ident);
     let groups = groups(entity);
+    let bounds = super::key_bounds(entity);
     let table_key = table_key_fields(entity);
 
     let mut markers = TokenStream::new();
@@ -39,7 +40,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             ident,
             names.iter().map(|n| pascal(n)).collect::<String>()
         );
-        let setter = format_ident!("set_{}", names.join("_"));
+        let setter = setter_name(entity, group);
         for &f in group {
             roles[f] = quote!(#marker);
         }
@@ -56,7 +57,9 @@ pub fn expand(entity: &Entity) -> TokenStream {
             #[derive(Debug, Clone, Copy)]
             #vis struct #marker;
         });
-        setters.extend(group_setter(entity, group, &setter));
+        if !entity.omit_setters.contains(&group[0]) {
+            setters.extend(group_setter(entity, group, &setter));
+        }
     }
 
     let handles = entity.fields.iter().zip(&roles).map(|(field, role)| {
@@ -82,7 +85,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         #markers
 
         #[automatically_derived]
-        impl #ident {
+        impl #ident #bounds {
             #[doc = #doc_fields]
             pub const fn fields() -> #fields_ty {
                 #fields_ty { #(#inits,)* }
@@ -91,76 +94,6 @@ pub fn expand(entity: &Entity) -> TokenStream {
             #setters
         }
     }
-}
-
-fn field_name(entity: &Entity, f: usize) -> String {
-    entity.fields[f]
-        .ident
-        .to_string()
-        .trim_start_matches("r#")
-        .to_owned()
-}
-
-fn table_key_fields(entity: &Entity) -> Vec<usize> {
-    entity
-        .primary
-        .keys()
-        .flat_map(|(_, key)| key.composites.iter().map(|c| c.field))
-        .collect()
-}
-
-/// The connected groups of secondary index key composites (table key
-/// composites excluded), each in field order.
-fn groups(entity: &Entity) -> Vec<Vec<usize>> {
-    let table_key = table_key_fields(entity);
-    let mut group_of: Vec<Option<usize>> = vec![None; entity.fields.len()];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for index in &entity.indexes {
-        for (which, key) in index.keys() {
-            if index.kind == IndexKind::Local && which == "pk" {
-                continue;
-            }
-            let members: Vec<usize> = key
-                .composites
-                .iter()
-                .map(|c| c.field)
-                .filter(|f| !table_key.contains(f))
-                .collect();
-            let mut target: Option<usize> = None;
-            for &f in &members {
-                match (group_of[f], target) {
-                    (Some(g), None) => target = Some(g),
-                    (Some(g), Some(t)) if g != t => {
-                        let moved = std::mem::take(&mut groups[g]);
-                        for &m in &moved {
-                            group_of[m] = Some(t);
-                        }
-                        groups[t].extend(moved);
-                    }
-                    _ => {}
-                }
-            }
-            let target = match target {
-                Some(t) => t,
-                None if members.is_empty() => continue,
-                None => {
-                    groups.push(Vec::new());
-                    groups.len() - 1
-                }
-            };
-            for &f in &members {
-                if group_of[f].is_none() {
-                    group_of[f] = Some(target);
-                    groups[target].push(f);
-                }
-            }
-        }
-    }
-    groups.retain(|g| !g.is_empty());
-    for group in &mut groups {
-        group.sort_unstable();
-    }
-    groups
 }
 
 fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream {

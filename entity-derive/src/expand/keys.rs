@@ -5,6 +5,7 @@ use super::{composite_fields, key_names, key_params};
 use crate::model::{Entity, Index, IndexKind, Key, Piece};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 pub fn expand(entity: &Entity) -> TokenStream {
     let ident = entity.ident;
@@ -19,14 +20,13 @@ pub fn expand(entity: &Entity) -> TokenStream {
         }
     }
     let primary_key = primary_key_fn(entity);
-    let checks = composite_type_checks(entity);
+    let bounds = super::key_bounds(entity);
     quote! {
         #[automatically_derived]
-        impl #ident {
+        impl #ident #bounds {
             #methods
             #primary_key
         }
-        const _: () = { #checks };
     }
 }
 
@@ -176,23 +176,51 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
         .collect()
 }
 
-/// A composite whose type cannot be a key fails here, with the error on the
-/// composite's name in the attribute.
-fn composite_type_checks(entity: &Entity) -> TokenStream {
+/// A field whose type cannot be stored, or a composite whose type cannot be
+/// a key, fails here: the first on the field's type, the second on the
+/// composite's name in the attribute. One check per field.
+pub fn type_checks(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
-    let indexes = std::iter::once(&entity.primary).chain(&entity.indexes);
+    let composites = super::composite_field_set(entity);
     let mut checks = TokenStream::new();
-    for index in indexes {
+    for (f, field) in entity.fields.iter().enumerate() {
+        if composites.contains(&f) || field.serde {
+            continue;
+        }
+        let ty = field.ty;
+        checks.extend(quote_spanned! {ty.span()=>
+            #krate::__private::assert_attribute::<#ty>();
+        });
+    }
+    let mut checked: Vec<usize> = Vec::new();
+    for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         for (_, key) in index.keys() {
             for c in &key.composites {
-                // Re-span the type so the error lands on the composite's name.
-                let field_ty = entity.fields[c.field].ty;
-                let ty = respan(quote!(#field_ty), c.token);
-                checks.extend(quote_spanned! {c.token=>
-                    #krate::__private::assert_key_part::<#ty>();
-                });
+                if checked.contains(&c.field) {
+                    continue;
+                }
+                checked.push(c.field);
+                checks.extend(composite_check(entity, c));
             }
         }
     }
     checks
+}
+
+/// Re-spans the type so the error lands on the composite's name; chrono and
+/// time types get checks whose errors say what to change.
+fn composite_check(entity: &Entity, c: &crate::model::Composite) -> TokenStream {
+    let krate = &entity.krate;
+    let field_ty = entity.fields[c.field].ty;
+    let ty = respan(quote!(#field_ty), c.token);
+    let assert = match crate::model::type_name(field_ty).as_deref() {
+        Some("DateTime" | "NaiveDateTime") => quote!(assert_chrono_key_part),
+        Some("OffsetDateTime" | "PrimitiveDateTime" | "UtcDateTime") => {
+            quote!(assert_time_key_part)
+        }
+        _ => quote!(assert_key_part),
+    };
+    quote_spanned! {c.token=>
+        #krate::__private::#assert::<#ty>();
+    }
 }

@@ -5,15 +5,34 @@ mod accessors;
 mod collection;
 mod fields;
 mod item;
+pub mod key_part;
 mod keys;
 mod model;
+pub mod union;
 
-use crate::model::{Entity, Field, Index, Key};
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
-use syn::Ident;
+use crate::model::names::key_names;
+use crate::model::{Entity, Field, Key};
+use proc_macro2::TokenStream;
+use quote::quote;
 
+/// The code of a checked entity.
 pub fn expand(entity: &Entity) -> TokenStream {
+    let api = api(entity);
+    let checks = keys::type_checks(entity);
+    quote! {
+        #api
+        const _: () = { #checks };
+    }
+}
+
+/// The code of an entity whose derive reported errors: the same API from
+/// the model as far as it was resolved (colliding items and refused
+/// composites left out), so code using the type reports nothing more.
+pub fn fallback(entity: &Entity) -> TokenStream {
+    api(entity)
+}
+
+fn api(entity: &Entity) -> TokenStream {
     let keys = keys::expand(entity);
     let accessors = accessors::expand(entity);
     let item = item::expand(entity);
@@ -22,22 +41,73 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let model = model::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
+    let bounds = key_bounds(entity);
     quote! {
         #keys
         #accessors
         #fields
         #collections
         #[automatically_derived]
-        impl #krate::Entity for #ident {
+        impl #krate::Entity for #ident #bounds {
             #model
             #item
         }
     }
 }
 
-/// What stands in for a failed derive, so that one bad attribute gives its
-/// own errors and not a cascade of "`Task: Entity` is not satisfied".
-pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
+/// `where for<'__entity> Ty: KeyPart, ...` for every composite type, and
+/// `ToAttribute + FromAttribute` for every other stored field type, on every
+/// impl that uses them. Each bound is checked once, on its field
+/// (`keys::type_checks`): a type that does not fit fails there, with one
+/// error, instead of at every generated use. (A bound under `for<..>` is
+/// not a trivially false global bound to rustc, so the impls stay
+/// well-formed and simply do not apply.)
+pub fn key_bounds(entity: &Entity) -> TokenStream {
+    let krate = &entity.krate;
+    let mut seen: Vec<String> = Vec::new();
+    let mut bounds = Vec::new();
+    let composites = composite_field_set(entity);
+    for (f, field) in entity.fields.iter().enumerate() {
+        let ty = field.ty;
+        let bound = if composites.contains(&f) {
+            quote!(#krate::KeyPart)
+        } else if field.serde {
+            continue;
+        } else {
+            quote!(#krate::ToAttribute + #krate::FromAttribute)
+        };
+        let text = quote!(#ty: #bound).to_string();
+        if !seen.contains(&text) {
+            seen.push(text);
+            bounds.push(quote!(for<'__entity> #ty: #bound));
+        }
+    }
+    if bounds.is_empty() {
+        return TokenStream::new();
+    }
+    quote!(where #(#bounds),*)
+}
+
+/// The fields that are a composite of some key.
+pub fn composite_field_set(entity: &Entity) -> Vec<usize> {
+    std::iter::once(&entity.primary)
+        .chain(&entity.indexes)
+        .flat_map(|index| index.keys().map(|(_, key)| key))
+        .flat_map(|key| key.composites.iter().map(|c| c.field))
+        .collect()
+}
+
+/// What stands in for a derive whose model could not be built (not a
+/// struct with named fields, generic): the trait impls with no API.
+pub fn minimal_fallback(input: &syn::DeriveInput) -> TokenStream {
+    if !matches!(input.data, syn::Data::Struct(_)) || !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let krate = crate::model::crate_path_for_key_part(&input.attrs);
+    minimal_impls(input, &krate)
+}
+
+fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let ident = &input.ident;
     quote! {
         #[automatically_derived]
@@ -86,38 +156,6 @@ pub fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     }
 }
 
-/// Method-name prefix of an index's keys: none for the table, `by_x_` for an
-/// index.
-fn key_prefix(index: &Index) -> String {
-    if index.physical.is_none() {
-        String::new()
-    } else {
-        format!("{}_", index.name)
-    }
-}
-
-/// The names of one key's generated functions.
-struct KeyNames {
-    /// `pk` / `by_project_sk`: the instance composer.
-    compose: Ident,
-    /// `pk_of`: the composer from arguments.
-    compose_of: Ident,
-    /// `parse_pk`.
-    parse: Ident,
-    /// `is_pk`.
-    guard: Ident,
-}
-
-fn key_names(index: &Index, which: &str) -> KeyNames {
-    let base = format!("{}{which}", key_prefix(index));
-    KeyNames {
-        compose: Ident::new(&base, Span::call_site()),
-        compose_of: format_ident!("{}_of", base),
-        parse: format_ident!("parse_{}", base),
-        guard: format_ident!("is_{}", base),
-    }
-}
-
 /// `field: impl KeyArg<Ty>` for each composite.
 fn key_params(entity: &Entity, key: &Key) -> Vec<TokenStream> {
     let krate = &entity.krate;
@@ -137,16 +175,3 @@ fn composite_fields<'e>(entity: &'e Entity, key: &Key) -> Vec<&'e Field<'e>> {
         .collect()
 }
 
-/// `by_project` → `ByProject`, for generated type names.
-fn pascal(name: &str) -> String {
-    name.split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
-}

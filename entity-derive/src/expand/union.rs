@@ -1,171 +1,14 @@
-//! `#[derive(Collection)]`: a typed union of the entities of one collection.
-//!
-//! The derive reads the enum (attributes → model), checks what it can see
-//! itself (variant shapes, the same entity twice), and generates `const`
-//! assertions for what only the members know (physical index, key
-//! attributes, layout, partition key composites and their types, entity
-//! names, sort key prefixes). Each assertion is spanned on the member it is
-//! about and says what to change.
+//! `#[derive(Collection)]`'s code: `const` assertions for what only the
+//! members know (physical index, key attributes, layout, partition key
+//! composites and their types, entity names, sort key prefixes), each
+//! spanned on the member it is about, then the query accessor, decoding
+//! into the enum and grouped results.
 
-use crate::ctxt::Ctxt;
-use proc_macro2::{Span, TokenStream};
+use crate::model::collection::Union;
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
-use syn::parse::{Parse, ParseStream};
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Ident, LitStr, Token, Type};
-
-struct PkField {
-    name: Ident,
-    ty: Type,
-}
-
-impl Parse for PkField {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let name = input.parse()?;
-        input.parse::<Token![:]>()?;
-        Ok(PkField {
-            name,
-            ty: input.parse()?,
-        })
-    }
-}
-
-struct Member<'a> {
-    variant: &'a Ident,
-    ty: &'a Type,
-}
-
-struct Union<'a> {
-    ident: &'a Ident,
-    vis: &'a syn::Visibility,
-    krate: TokenStream,
-    path: Vec<String>,
-    pk: Vec<PkField>,
-    members: Vec<Member<'a>>,
-}
-
-pub fn derive(input: &syn::DeriveInput) -> TokenStream {
-    let cx = Ctxt::default();
-    match read(&cx, input) {
-        Some(union) if !cx.has_errors() => expand(&union),
-        _ => cx.into_compile_errors(),
-    }
-}
-
-fn read<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
-    let syn::Data::Enum(data) = &input.data else {
-        cx.error(&input.ident, "`#[derive(Collection)]` goes on an enum whose variants are the member entities: `enum TenantMembers { Employee(Employee), Task(Task) }`");
-        return None;
-    };
-    if !input.generics.params.is_empty() {
-        cx.error(&input.generics, "a collection cannot be generic");
-    }
-    let mut path: Option<Vec<String>> = None;
-    let mut name_written = false;
-    let mut pk: Option<Vec<PkField>> = None;
-    let mut krate = None;
-    let attr = input.attrs.iter().find(|a| a.path().is_ident("collection"));
-    let Some(attr) = attr else {
-        cx.error(&input.ident, "add `#[collection(name = \"...\", pk(field: Type, ...))]`: the collection's name and its partition key composites");
-        return None;
-    };
-    let result = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident("name") {
-            name_written = true;
-            let expr: syn::Expr = meta.value()?.parse()?;
-            let text = |e: &syn::Expr| match e {
-                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
-                _ => None,
-            };
-            path = match &expr {
-                syn::Expr::Array(array) => array.elems.iter().map(text).collect(),
-                other => text(other).map(|s| vec![s]),
-            };
-            if path.as_ref().is_none_or(|p| p.is_empty()) {
-                cx.error(&expr, "`name` is the collection's name, or the path of a sub-collection: `name = [\"contributions\", \"assignments\"]`");
-            }
-        } else if meta.path.is_ident("pk") {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let fields: Punctuated<PkField, Token![,]> = content.parse_terminated(PkField::parse, Token![,])?;
-            pk = Some(fields.into_iter().collect());
-        } else if meta.path.is_ident("crate") {
-            let lit: LitStr = meta.value()?.parse()?;
-            krate = Some(lit.parse::<syn::Path>()?.into_token_stream());
-        } else {
-            let name = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-            return Err(meta.error(format!(
-                "unknown `#[collection]` key `{name}`{}; the keys are: name, pk, crate",
-                crate::ctxt::did_you_mean(&name, ["name", "pk", "crate"])
-            )));
-        }
-        Ok(())
-    });
-    if let Err(e) = result {
-        cx.syn_error(e);
-        return None;
-    }
-    let Some(path) = path else {
-        // A malformed `name` has been reported already.
-        if !name_written {
-            cx.error(attr, "add the collection's `name = \"...\"`");
-        }
-        return None;
-    };
-    let Some(pk) = pk else {
-        cx.error(attr, "add the collection's partition key composites, as the members declare them: `pk(tenant_id: String)`");
-        return None;
-    };
-    let mut members: Vec<Member> = Vec::new();
-    for variant in &data.variants {
-        let ty = match &variant.fields {
-            syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => &fields.unnamed[0].ty,
-            _ => {
-                cx.error(
-                    variant,
-                    format!(
-                        "variant `{}` holds one member entity: write it `{}(Entity)`",
-                        variant.ident, variant.ident
-                    ),
-                );
-                continue;
-            }
-        };
-        let text = ty.to_token_stream().to_string();
-        if let Some(earlier) = members
-            .iter()
-            .find(|m| m.ty.to_token_stream().to_string() == text)
-        {
-            cx.error(
-                ty,
-                format!(
-                    "`{text}` is already the member `{}`: each entity appears once in a collection",
-                    earlier.variant
-                ),
-            );
-            continue;
-        }
-        members.push(Member {
-            variant: &variant.ident,
-            ty,
-        });
-    }
-    if members.is_empty() && !cx.has_errors() {
-        cx.error(
-            &input.ident,
-            "a collection needs at least one member entity",
-        );
-    }
-    Some(Union {
-        ident: &input.ident,
-        vis: &input.vis,
-        krate: krate.unwrap_or_else(crate::model::crate_path),
-        path,
-        pk,
-        members,
-    })
-}
+use syn::{Ident, Type};
 
 fn snake(name: &str) -> String {
     let mut out = String::new();
@@ -182,28 +25,44 @@ fn snake(name: &str) -> String {
     out
 }
 
-fn expand(union: &Union) -> TokenStream {
+pub fn expand(union: &Union) -> TokenStream {
+    let path = &union.path;
+    let members = union.entities();
+    let checks = member_checks(union, &members);
+    let api = api(union, &members);
+    quote! {
+        // The checks are spanned on the members, so lints would read them as
+        // user code.
+        #[allow(clippy::all, clippy::pedantic, clippy::nursery)]
+        const _: () = {
+            const __ENTITY_PATH: &[&str] = &[#(#path),*];
+            #checks
+        };
+        #api
+    }
+}
+
+/// The `const` assertions on the members' agreement.
+fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let krate = &union.krate;
     let c = quote!(#krate::collection);
-    let ident = union.ident;
-    let vis = union.vis;
     let path = &union.path;
     let display = path.join(" > ");
     let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
     let pk_list = pk_names.join(", ");
     let pk_types: Vec<&Type> = union.pk.iter().map(|f| &f.ty).collect();
-    let idx: Vec<Ident> = (0..union.members.len())
+    let idx: Vec<Ident> = (0..members.len())
         .map(|i| format_ident!("__ENTITY_IDX_{}", i))
         .collect();
-    let spec: Vec<Ident> = (0..union.members.len())
+    let spec: Vec<Ident> = (0..members.len())
         .map(|i| format_ident!("__ENTITY_SPEC_{}", i))
         .collect();
-    let agrees: Vec<Ident> = (0..union.members.len())
+    let agrees: Vec<Ident> = (0..members.len())
         .map(|i| format_ident!("__ENTITY_AGREES_{}", i))
         .collect();
     let mut checks = TokenStream::new();
-    for (i, member) in union.members.iter().enumerate() {
-        let (ty, idx_i, spec_i, agrees_i) = (member.ty, &idx[i], &spec[i], &agrees[i]);
+    for (i, &(_, ty)) in members.iter().enumerate() {
+        let (idx_i, spec_i, agrees_i) = (&idx[i], &spec[i], &agrees[i]);
         let name = ty.to_token_stream().to_string();
         let span = ty.span();
         let not_member = format!("`{name}` is not in collection `{display}`: add `collection = {}` to one of its indexes", collection_literal(path));
@@ -226,8 +85,8 @@ fn expand(union: &Union) -> TokenStream {
         // with the first earlier member in the collection only, and stops at
         // the first difference: one mistake, one error.
         let mut agree = quote!(#idx_i != usize::MAX);
-        for (j, other) in union.members.iter().enumerate().take(i) {
-            let other_name = other.ty.to_token_stream().to_string();
+        for (j, &(_, other_ty)) in members.iter().enumerate().take(i) {
+            let other_name = other_ty.to_token_stream().to_string();
             let (idx_j, spec_j) = (&idx[j], &spec[j]);
             let earlier = &idx[..j];
             let reference = quote!(#idx_j != usize::MAX #(&& #earlier == usize::MAX)*);
@@ -258,9 +117,9 @@ fn expand(union: &Union) -> TokenStream {
         // Names and sort key prefixes are compared with every earlier member
         // that agrees on the layout; each member reports its first clash.
         let mut clashes = Vec::new();
-        for (j, other) in union.members.iter().enumerate().take(i) {
-            let other_name = other.ty.to_token_stream().to_string();
-            let (spec_j, agrees_j, other_ty) = (&spec[j], &agrees[j], other.ty);
+        for (j, &(_, other_ty)) in members.iter().enumerate().take(i) {
+            let other_name = other_ty.to_token_stream().to_string();
+            let (spec_j, agrees_j) = (&spec[j], &agrees[j]);
             let clash = format_ident!("__ENTITY_CLASH_{}_{}", i, j);
             let same_name = quote!(#c::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
             let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
@@ -277,9 +136,22 @@ fn expand(union: &Union) -> TokenStream {
         }
     }
 
-    let first = union.members.first().map(|m| m.ty);
-    let variants: Vec<&Ident> = union.members.iter().map(|m| m.variant).collect();
-    let types: Vec<&Type> = union.members.iter().map(|m| m.ty).collect();
+    checks
+}
+
+/// The query accessor, the grouped results and the trait impls.
+fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
+    let krate = &union.krate;
+    let c = quote!(#krate::collection);
+    let ident = union.ident;
+    let vis = union.vis;
+    let path = &union.path;
+    let display = path.join(" > ");
+    let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
+    let pk_list = pk_names.join(", ");
+    let first = members.first().map(|m| m.1);
+    let variants: Vec<&Ident> = members.iter().map(|m| m.0).collect();
+    let types: Vec<&Type> = members.iter().map(|m| m.1).collect();
     let groups: Vec<Ident> = variants
         .iter()
         .map(|v| format_ident!("{}", snake(&v.to_string())))
@@ -319,16 +191,7 @@ fn expand(union: &Union) -> TokenStream {
         },
         None => TokenStream::new(),
     };
-    let _ = Span::call_site();
     quote! {
-        // The checks are spanned on the members, so lints would read them as
-        // user code.
-        #[allow(clippy::all, clippy::pedantic, clippy::nursery)]
-        const _: () = {
-            const __ENTITY_PATH: &[&str] = &[#(#path),*];
-            #checks
-        };
-
         #[doc = #doc_grouped]
         #[derive(Default)]
         #vis struct #grouped {

@@ -1,22 +1,113 @@
-//! Stage 2: the rules that span more than one attribute. Each reads only the
-//! model and says why it exists; errors land on the offending token.
+//! Stage 2: the rules. Each reads only the model and says why it exists;
+//! errors land on the offending token. `#[derive(Entity)]`'s rules are
+//! here and in `names` (generated names) and `limits` (DynamoDB's limits);
+//! the other derives' rules are in their own files.
+
+pub mod collection;
+pub mod key_part;
+mod limits;
+mod names;
 
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, Index, IndexKind, Key};
+use quote::quote;
 use std::collections::HashMap;
+
+pub use names::Skipped;
 
 /// The attribute holding the entity name in every item.
 pub const IDENTITY_ATTRIBUTE: &str = "__entity";
 /// The attribute holding the entity version in every item.
 pub const VERSION_ATTRIBUTE: &str = "__version";
 
-pub fn check(cx: &Ctxt, entity: &Entity) {
+/// Checks the entity; returns what the fallback expansion must leave out
+/// (generated items whose names collide).
+pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
+    composite_types(cx, entity);
+    collection_rules(cx, entity);
+    limits::check(cx, entity);
     no_repeated_composite(cx, entity);
     unique_index_names(cx, entity);
     one_shape_per_physical_index(cx, entity);
     local_indexes_share_the_table_partition(cx, entity);
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
+    names::check(cx, entity)
+}
+
+/// Refuses, with a reason, the types that are certainly not keys. Other
+/// types are checked by the compiler (`KeyPart`), once, on the field.
+fn composite_types(cx: &Ctxt, entity: &Entity) {
+    for index in all_indexes(entity) {
+        for (_, key) in index.keys() {
+            for c in &key.composites {
+                if let Some(reason) = not_a_key_type(&entity.fields[c.field]) {
+                    let field = &entity.fields[c.field];
+                    let ty = field.ty;
+                    cx.error_at(
+                        c.token,
+                        format!(
+                            "`{}: {}` cannot be a key composite: {reason}",
+                            field.ident,
+                            quote!(#ty).to_string().replace(' ', "")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether the checks refuse this field as a composite by its type.
+pub fn refuses_type(field: &crate::model::Field) -> bool {
+    not_a_key_type(field).is_some()
+}
+
+fn not_a_key_type(field: &crate::model::Field) -> Option<&'static str> {
+    Some(match crate::model::type_name(field.ty).as_deref() {
+        Some("f32" | "f64") => "floats have no exact, ordered key text; store an integer (cents, micro-units) instead",
+        Some("Option") => "an optional field cannot be a composite: every item needs every composite of its keys",
+        Some("Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "VecDeque") => {
+            "a collection cannot be a composite; compose the key from scalar fields"
+        }
+        Some("Box" | "Rc" | "Arc" | "Cow") => "use the inner type itself as the field type",
+        Some("&") => "a reference cannot be a composite; use an owned type",
+        Some("()") => "a tuple cannot be a composite; use one field per composite",
+        // DynamoDB numbers hold 38 digits; these types reach 39, so the
+        // field itself (stored as a number) could fail to write.
+        Some("u128" | "i128") if !field.wide_int => "its values reach 39 digits and DynamoDB numbers hold 38, so large values would fail to write; use `u64`/`i64`, or add `#[entity(wide_int)]` to the field to accept that",
+        _ => return None,
+    })
+}
+
+/// Seed 002's collection layouts put the collection in the composed keys.
+fn collection_rules(cx: &Ctxt, entity: &Entity) {
+    for index in &entity.indexes {
+        let name = &index.name;
+        let Some(collection) = &index.collection else {
+            // A layout describes a collection; alone it would do nothing.
+            if let Some(span) = index.layout_written {
+                cx.error_at(span, "`clustered` and `isolated` describe a collection: add `collection = \"...\"`, or remove it");
+            }
+            continue;
+        };
+        // Sub-collections nest in the sort key below their parent.
+        if collection.path.len() > 1 && !collection.clustered {
+            cx.error_at(collection.span, format!(
+                "`{}` is a sub-collection, which nests in the sort key below its parent: add `clustered` to this index",
+                collection.path.join(" > ")
+            ));
+        }
+        // Members are told apart by the sort key prefix.
+        if index.sk.is_none() {
+            cx.error_at(collection.span, format!("index `{name}` joins a collection, so it needs a sort key: add `sk(...)` (it may list no fields)"));
+        }
+        // The layout decides the key text; a custom format would contradict it.
+        let custom = index.keys().find_map(|(_, k)| k.format.as_ref());
+        if let Some(format) = custom {
+            cx.error(format, "a collection index composes its keys in the collection layout: remove `format = \"...\"`");
+        }
+    }
 }
 
 fn all_indexes<'e>(entity: &'e Entity) -> impl Iterator<Item = &'e Index> {
@@ -69,7 +160,9 @@ fn unique_index_names(cx: &Ctxt, entity: &Entity) {
 fn one_shape_per_physical_index(cx: &Ctxt, entity: &Entity) {
     let mut first: HashMap<String, &Index> = HashMap::new();
     for index in &entity.indexes {
-        let physical = index.physical.as_ref().expect("secondary index").value();
+        let Some(physical) = index.physical.as_ref().map(syn::LitStr::value) else {
+            continue;
+        };
         let Some(earlier) = first.get(&physical) else {
             first.insert(physical, index);
             continue;
@@ -215,13 +308,25 @@ fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
                 "field `{}` would be stored in attribute `{attribute}`, which holds a key of `{}`; rename it with `#[entity(rename = \"...\")]`",
                 field.ident, index.name
             ));
-        } else if field.attribute == IDENTITY_ATTRIBUTE || field.attribute == VERSION_ATTRIBUTE {
-            cx.error(field.ident, format!(
+        } else if is_reserved(&field.attribute) {
+            cx.error_at(field.attribute_span, format!(
                 "attribute `{}` is reserved for the entity's identity; rename the field with `#[entity(rename = \"...\")]`",
                 field.attribute
             ));
         }
     }
+    for (attribute, _, key) in &written {
+        if is_reserved(attribute) {
+            cx.error_at(key.span, format!(
+                "attribute `{attribute}` is reserved for the entity's identity; give this key another `attr = \"...\"`"
+            ));
+        }
+    }
+}
+
+/// Every item carries its entity name and version in these attributes.
+fn is_reserved(attribute: &str) -> bool {
+    attribute == IDENTITY_ATTRIBUTE || attribute == VERSION_ATTRIBUTE
 }
 
 /// Two fields stored under one attribute name would overwrite each other.

@@ -2,6 +2,10 @@
 //! casing applied), composites point at fields, and every key is a template
 //! of literal and field segments. Each node keeps its source span.
 
+pub mod collection;
+pub mod key_part;
+pub mod names;
+
 use crate::attr::{self, Casing, RawIndexKind, RawKey};
 use crate::ctxt::{did_you_mean, Ctxt};
 use proc_macro2::{Span, TokenStream};
@@ -13,20 +17,31 @@ pub struct Entity<'a> {
     pub vis: &'a syn::Visibility,
     pub krate: TokenStream,
     pub name: String,
+    /// `name = "..."` when written, else the struct's name.
+    pub name_span: Span,
     pub version: u32,
     pub schema: String,
+    pub schema_span: Option<Span>,
     pub schema_version: u32,
-    pub table: Option<String>,
+    pub table: Option<LitStr>,
     pub fields: Vec<Field<'a>>,
     pub primary: Index,
     pub indexes: Vec<Index>,
+    /// Group setters (by first field) the fallback leaves out.
+    pub omit_setters: Vec<usize>,
+    /// Indexes whose query stage methods the fallback leaves out.
+    pub omit_stages: Vec<String>,
 }
 
 pub struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a syn::Type,
     pub attribute: String,
+    /// The `rename = "..."` literal, or the field's name.
+    pub attribute_span: Span,
     pub serde: bool,
+    /// `#[entity(wide_int)]`: a `u128`/`i128` composite, accepted knowingly.
+    pub wide_int: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +63,8 @@ pub struct Index {
     pub pk_written: bool,
     /// The collection this index joins, if any.
     pub collection: Option<CollectionDecl>,
+    /// `clustered`/`isolated` as written, for the collection rules.
+    pub layout_written: Option<Span>,
 }
 
 /// `collection = ...` on an index.
@@ -58,6 +75,8 @@ pub struct CollectionDecl {
     /// The path as it appears in keys (cased).
     pub cased: Vec<String>,
     pub clustered: bool,
+    /// The `collection = ...` value.
+    pub span: Span,
 }
 
 /// Which key of which kind of index a template is for: collections change
@@ -76,6 +95,10 @@ pub struct Key {
     pub span: Span,
     pub segments: Vec<Segment>,
     pub composites: Vec<Composite>,
+    /// `format = "..."`, when the key has a custom format.
+    pub format: Option<LitStr>,
+    /// `casing = "..."` written on this key.
+    pub casing_written: Option<Span>,
 }
 
 #[derive(Clone)]
@@ -163,6 +186,67 @@ impl Key {
     }
 }
 
+impl Entity<'_> {
+    /// Removes the composites the checks refused (by type, or repeated in
+    /// one key), so the fallback expansion compiles without them.
+    pub fn drop_refused_composites(&mut self) {
+        let fields = &self.fields;
+        let indexes = std::iter::once(&mut self.primary).chain(&mut self.indexes);
+        for index in indexes {
+            let keys = std::iter::once(&mut index.pk).chain(index.sk.as_mut());
+            for key in keys {
+                let mut seen = Vec::new();
+                key.remove_composites(|c| {
+                    let repeated = seen.contains(&c.field);
+                    seen.push(c.field);
+                    repeated || crate::check::refuses_type(&fields[c.field])
+                });
+            }
+        }
+    }
+}
+
+impl Entity<'_> {
+    /// Leaves out what the name checks found colliding.
+    pub fn omit(&mut self, skipped: crate::check::Skipped) {
+        let mut position = 0;
+        self.indexes.retain(|_| {
+            position += 1;
+            !skipped.indexes.contains(&(position - 1))
+        });
+        self.omit_setters = skipped.setters;
+        self.omit_stages = skipped.stages;
+    }
+}
+
+impl Key {
+    fn remove_composites(&mut self, mut refused: impl FnMut(&Composite) -> bool) {
+        let mut renumbered = Vec::new();
+        let mut kept = 0;
+        for c in &self.composites {
+            renumbered.push((!refused(c)).then(|| {
+                kept += 1;
+                kept - 1
+            }));
+        }
+        self.segments.retain_mut(|segment| match segment {
+            Segment::Field { composite, .. } => match renumbered[*composite] {
+                Some(new) => {
+                    *composite = new;
+                    true
+                }
+                None => false,
+            },
+            Segment::Literal(_) => true,
+        });
+        let mut position = 0;
+        self.composites.retain(|_| {
+            position += 1;
+            renumbered[position - 1].is_some()
+        });
+    }
+}
+
 impl Index {
     pub fn keys(&self) -> impl Iterator<Item = (&'static str, &Key)> {
         std::iter::once(("pk", &self.pk)).chain(self.sk.iter().map(|k| ("sk", k)))
@@ -199,6 +283,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         .map(|f| {
             let ident = f.ident.as_ref().expect("named field");
             let raw_field = attr::read_field(cx, &f.attrs);
+            let attribute_span = raw_field.rename.as_ref().map_or(ident.span(), LitStr::span);
             let name = ident.to_string();
             let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
             let attribute = match (&raw_field.rename, raw.rename_all) {
@@ -210,7 +295,9 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
                 ident,
                 ty: &f.ty,
                 attribute,
-                serde: raw_field.serde,
+                attribute_span,
+                serde: raw_field.serde.is_some(),
+                wide_int: raw_field.wide_int.is_some(),
             }
         })
         .collect();
@@ -224,7 +311,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         .as_ref()
         .map(LitStr::value)
         .unwrap_or_else(|| input.ident.to_string());
-    let entity_casing = raw.casing.unwrap_or(Casing::Lower);
+    let entity_casing = raw.casing.map_or(Casing::Lower, |c| c.0);
     let naming = Naming {
         // An `#[entity]` attribute with errors may have lost its schema.
         schema_reported: std::cell::Cell::new(raw.entity_errors),
@@ -237,11 +324,13 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
 
     let pk = match &raw.pk {
         Some(key) => naming.key(cx, key, "pk", entity_casing, Role::Plain),
-        // A `#[pk]` that failed to parse has been reported already.
-        None if raw.pk_written => return None,
+        // A `#[pk]` that failed to parse has been reported already; the
+        // fallback goes on with an empty key.
         None => {
-            cx.error(&input.ident, "missing `#[pk(...)]`: every entity needs a partition key, such as `#[pk(user_id)]`");
-            return None;
+            if !raw.pk_written {
+                cx.error(&input.ident, "missing `#[pk(...)]`: every entity needs a partition key, such as `#[pk(user_id)]`");
+            }
+            naming.key(cx, &attr::empty_key(input.ident.span()), "pk", entity_casing, Role::Plain)
         }
     };
     let sk = raw
@@ -256,6 +345,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         sk,
         pk_written: true,
         collection: None,
+        layout_written: None,
     };
     let indexes = raw
         .indexes
@@ -269,13 +359,17 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         vis: &input.vis,
         krate,
         name: name.clone(),
+        name_span: raw.name.as_ref().map_or(input.ident.span(), LitStr::span),
         version: raw.version.map_or(1, |v| v.0),
         schema: raw.schema.as_ref().map(LitStr::value).unwrap_or_default(),
+        schema_span: raw.schema.as_ref().map(LitStr::span),
         schema_version,
-        table: raw.table.as_ref().map(LitStr::value),
+        table: raw.table.clone(),
         fields,
         primary,
         indexes,
+        omit_setters: Vec::new(),
+        omit_stages: Vec::new(),
     })
 }
 
@@ -299,8 +393,8 @@ fn build_index(
         );
         return None;
     };
-    let casing = raw.casing.unwrap_or(entity_casing);
-    let collection = collection_decl(cx, raw, casing);
+    let casing = raw.casing.map_or(entity_casing, |c| c.0);
+    let collection = collection_decl(raw, casing);
     let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
     let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let kind = match kind {
@@ -323,15 +417,6 @@ fn build_index(
         .sk
         .as_ref()
         .map(|key| naming.key(cx, key, &default_attr("sk"), casing, sk_role));
-    if let (Some(_), Some((_, span))) = (&collection, &raw.collection) {
-        if sk.is_none() {
-            cx.error_at(*span, format!("index `{name}` joins a collection, so it needs a sort key: add `sk(...)` (it may list no fields)"));
-        }
-        let custom = raw.pk.iter().chain(&raw.sk).find_map(|k| k.format.as_ref());
-        if let Some(format) = custom {
-            cx.error(format, "a collection index composes its keys in the collection layout: remove `format = \"...\"`");
-        }
-    }
     Some(Index {
         name,
         kind,
@@ -340,33 +425,19 @@ fn build_index(
         sk,
         pk_written: raw.pk.is_some(),
         collection,
+        // A malformed `collection = ...` has been reported already.
+        layout_written: raw.clustered.filter(|_| !raw.had_errors).map(|c| c.1),
     })
 }
 
-/// Reads `collection` and `clustered`/`isolated`: sub-collections nest in
-/// the sort key, so they must be clustered (seed 002).
-fn collection_decl(cx: &Ctxt, raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
-    let Some((path, span)) = &raw.collection else {
-        // A malformed `collection = ...` has been reported already.
-        if let Some((_, span)) = raw.clustered.filter(|_| !raw.had_errors) {
-            cx.error_at(span, "`clustered` and `isolated` describe a collection: add `collection = \"...\"`, or remove it");
-        }
-        return None;
-    };
-    let clustered = raw.clustered.is_some_and(|(c, _)| c);
-    if path.len() > 1 && !clustered {
-        cx.error_at(
-            *span,
-            format!(
-                "`{}` is a sub-collection, which nests in the sort key below its parent: add `clustered` to this index",
-                path.join(" > ")
-            ),
-        );
-    }
+/// Reads `collection` and `clustered`/`isolated`.
+fn collection_decl(raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
+    let (path, span) = raw.collection.as_ref()?;
     Some(CollectionDecl {
         path: path.clone(),
         cased: path.iter().map(|p| casing.apply(p)).collect(),
-        clustered,
+        clustered: raw.clustered.is_some_and(|(c, _)| c),
+        span: *span,
     })
 }
 
@@ -382,7 +453,8 @@ struct Naming<'n, 'a> {
 
 impl Naming<'_, '_> {
     fn field(&self, cx: &Ctxt, ident: &Ident) -> Option<usize> {
-        let found = self.fields.iter().position(|f| f.ident == ident);
+        use syn::ext::IdentExt;
+        let found = self.fields.iter().position(|f| f.ident.unraw() == ident.unraw());
         if found.is_none() {
             let names: Vec<String> = self.fields.iter().map(|f| f.ident.to_string()).collect();
             cx.error(
@@ -404,7 +476,7 @@ impl Naming<'_, '_> {
         casing: Casing,
         role: Role,
     ) -> Key {
-        let casing = raw.casing.unwrap_or(casing);
+        let casing = raw.casing.map_or(casing, |c| c.0);
         let (attribute, span) = match &raw.attribute {
             Some(lit) => (lit.value(), lit.span()),
             None => (default_attribute.to_owned(), raw.span),
@@ -414,6 +486,8 @@ impl Naming<'_, '_> {
             span,
             segments: Vec::new(),
             composites: Vec::new(),
+            format: raw.format.clone(),
+            casing_written: raw.casing.map(|c| c.1),
         };
         match &raw.format {
             Some(format) => {
@@ -425,33 +499,6 @@ impl Naming<'_, '_> {
             None => self.default_format(cx, raw, casing, role, &mut key),
         }
         key
-    }
-
-    /// Refuses, with a reason, the types that are certainly not keys. Other
-    /// types are checked by the compiler (`KeyPart`).
-    fn key_type(&self, cx: &Ctxt, field: usize, span: Span) -> bool {
-        let field = &self.fields[field];
-        let reason = match type_name(field.ty).as_deref() {
-            Some("f32" | "f64") => "floats have no exact, ordered key text; store an integer (cents, micro-units) instead",
-            Some("Option") => "an optional field cannot be a composite: every item needs every composite of its keys",
-            Some("Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "VecDeque") => {
-                "a collection cannot be a composite; compose the key from scalar fields"
-            }
-            Some("Box" | "Rc" | "Arc" | "Cow") => "use the inner type itself as the field type",
-            Some("&") => "a reference cannot be a composite; use an owned type",
-            Some("()") => "a tuple cannot be a composite; use one field per composite",
-            _ => return true,
-        };
-        let ty = &field.ty;
-        cx.error_at(
-            span,
-            format!(
-                "`{}: {}` cannot be a key composite: {reason}",
-                field.ident,
-                quote!(#ty).to_string().replace(' ', "")
-            ),
-        );
-        false
     }
 
     /// `$<schema>#v<version>#<entity>#<attr>_<value>#...` (seed 002's format).
@@ -489,9 +536,6 @@ impl Naming<'_, '_> {
             let Some(field) = self.field(cx, ident) else {
                 continue;
             };
-            if !self.key_type(cx, field, ident.span()) {
-                continue;
-            }
             let label = format!("{}_", casing.apply(&self.fields[field].attribute));
             key.segments.push(Segment::Field {
                 label,
@@ -537,8 +581,14 @@ impl Naming<'_, '_> {
                         cx.error(format, format!("one field per segment: `{segment}`"));
                         continue;
                     }
-                    let ident = match syn::parse_str::<Ident>(name) {
-                        Ok(ident) => Ident::new(&ident.to_string(), format.span()),
+                    // `{type}` names the field `r#type`.
+                    let parsed: syn::Result<Ident> =
+                        syn::parse::Parser::parse_str(syn::ext::IdentExt::parse_any, name);
+                    let ident = match parsed {
+                        Ok(mut ident) => {
+                            ident.set_span(format.span());
+                            ident
+                        }
                         Err(_) => {
                             cx.error(format, format!("`{{{name}}}` is not a field name"));
                             continue;
@@ -547,9 +597,6 @@ impl Naming<'_, '_> {
                     let Some(field) = self.field(cx, &ident) else {
                         continue;
                     };
-                    if !self.key_type(cx, field, format.span()) {
-                        continue;
-                    }
                     key.segments.push(Segment::Field {
                         label: label.to_owned(),
                         composite: key.composites.len(),
@@ -566,7 +613,7 @@ impl Naming<'_, '_> {
 
 /// The last path segment of a type (`Option` for `std::option::Option<T>`),
 /// `&` for references, `()` for tuples.
-fn type_name(ty: &syn::Type) -> Option<String> {
+pub fn type_name(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
         syn::Type::Reference(_) => Some("&".to_owned()),
@@ -595,28 +642,20 @@ pub fn crate_path() -> TokenStream {
 }
 
 /// The runtime crate's path: `#[entity(crate = "...")]` when given, else
-/// found from the user's dependencies. Used where no full model is built.
-pub fn crate_path_for_key_part(cx: &Ctxt, attrs: &[syn::Attribute]) -> TokenStream {
-    for attr in attrs
-        .iter()
-        .filter(|a| a.path().is_ident("entity") || a.path().is_ident("key_part"))
-    {
-        let mut found = None;
+/// found from the user's dependencies. Used where no model was built; a
+/// malformed path has been reported by the model already.
+pub fn crate_path_for_key_part(attrs: &[syn::Attribute]) -> TokenStream {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("entity")) {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("crate") {
                 let lit: LitStr = meta.value()?.parse()?;
-                match lit.parse::<syn::Path>() {
-                    Ok(path) => found = Some(quote!(#path)),
-                    Err(e) => cx.syn_error(e),
-                }
+                found = lit.parse::<syn::Path>().ok().map(|p| quote!(#p));
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
             }
             Ok(())
         });
-        if let Some(path) = found {
-            return path;
-        }
     }
-    crate_path()
+    found.unwrap_or_else(crate_path)
 }

@@ -1,0 +1,448 @@
+//! `#[derive(Entity)]`'s attributes: `#[entity]`, `#[pk]`, `#[sk]`,
+//! `#[index]` and field `#[entity]`, read into raw values.
+
+use super::{crate_path, number, set_flag, set_once, string, string_path, unknown};
+use crate::ctxt::{did_you_mean, Ctxt};
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned;
+use syn::{Ident, LitStr};
+
+/// How structural key text (schema, entity and attribute names) is cased.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Casing {
+    Lower,
+    Upper,
+    Preserve,
+}
+
+impl Casing {
+    pub fn apply(self, text: &str) -> String {
+        match self {
+            Casing::Lower => text.to_lowercase(),
+            Casing::Upper => text.to_uppercase(),
+            Casing::Preserve => text.to_owned(),
+        }
+    }
+}
+
+/// `#[entity(rename_all = "...")]`: how field names become attribute names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenameRule {
+    CamelCase,
+    PascalCase,
+    SnakeCase,
+    ScreamingSnakeCase,
+    KebabCase,
+    Lowercase,
+    Uppercase,
+}
+
+impl RenameRule {
+    const NAMES: [&'static str; 7] = [
+        "camelCase",
+        "PascalCase",
+        "snake_case",
+        "SCREAMING_SNAKE_CASE",
+        "kebab-case",
+        "lowercase",
+        "UPPERCASE",
+    ];
+
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "camelCase" => Self::CamelCase,
+            "PascalCase" => Self::PascalCase,
+            "snake_case" => Self::SnakeCase,
+            "SCREAMING_SNAKE_CASE" => Self::ScreamingSnakeCase,
+            "kebab-case" => Self::KebabCase,
+            "lowercase" => Self::Lowercase,
+            "UPPERCASE" => Self::Uppercase,
+            _ => return None,
+        })
+    }
+
+    /// Renames a snake_case field name.
+    pub fn apply(self, field: &str) -> String {
+        let pascal = || -> String {
+            field
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let mut chars = w.chars();
+                    chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        match self {
+            Self::SnakeCase => field.to_owned(),
+            Self::PascalCase => pascal(),
+            Self::CamelCase => {
+                let p = pascal();
+                let mut chars = p.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_lowercase().chain(chars).collect())
+                    .unwrap_or_default()
+            }
+            Self::ScreamingSnakeCase => field.to_uppercase(),
+            Self::KebabCase => field.replace('_', "-"),
+            Self::Lowercase => field.replace('_', ""),
+            Self::Uppercase => field.replace('_', "").to_uppercase(),
+        }
+    }
+}
+
+/// A casing value; an unknown one is reported.
+fn casing(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(Casing, Span)>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let casing = match lit.value().as_str() {
+        "lower" | "lowercase" => Casing::Lower,
+        "upper" | "uppercase" => Casing::Upper,
+        "none" | "preserve" => Casing::Preserve,
+        other => {
+            cx.error(
+                &lit,
+                format!("unknown casing `{other}`; expected \"lower\" (the default), \"upper\" or \"none\""),
+            );
+            return Ok(None);
+        }
+    };
+    Ok(Some((casing, meta.path.span())))
+}
+
+#[derive(Default)]
+pub struct RawEntity {
+    /// `#[entity(...)]` had an error: checks that depend on it stay quiet.
+    pub entity_errors: bool,
+    /// A `#[pk]` attribute was written (even if it failed to parse).
+    pub pk_written: bool,
+    pub name: Option<LitStr>,
+    pub schema: Option<LitStr>,
+    pub schema_version: Option<(u32, Span)>,
+    pub version: Option<(u32, Span)>,
+    pub table: Option<LitStr>,
+    pub casing: Option<(Casing, Span)>,
+    pub rename_all: Option<RenameRule>,
+    pub krate: Option<syn::Path>,
+    pub pk: Option<RawKey>,
+    pub sk: Option<RawKey>,
+    pub indexes: Vec<RawIndex>,
+}
+
+pub struct RawKey {
+    /// The `pk`/`sk` token.
+    pub span: Span,
+    pub attribute: Option<LitStr>,
+    pub composites: Vec<Ident>,
+    pub format: Option<LitStr>,
+    pub casing: Option<(Casing, Span)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawIndexKind {
+    Global,
+    Local,
+}
+
+pub struct RawIndex {
+    /// The logical name, which names the accessor.
+    pub name: Ident,
+    /// Reading it reported errors: follow-on checks stay quiet.
+    pub had_errors: bool,
+    pub physical: Option<(RawIndexKind, LitStr)>,
+    pub pk: Option<RawKey>,
+    pub sk: Option<RawKey>,
+    pub casing: Option<(Casing, Span)>,
+    /// `collection = "name"` or `collection = ["parent", "child"]`.
+    pub collection: Option<(Vec<String>, Span)>,
+    /// `clustered` or `isolated`, where written.
+    pub clustered: Option<(bool, Span)>,
+}
+
+#[derive(Default)]
+pub struct RawField {
+    pub rename: Option<LitStr>,
+    pub serde: Option<Span>,
+    /// `wide_int`: a `u128`/`i128` key composite, accepted knowingly.
+    pub wide_int: Option<Span>,
+}
+
+const ENTITY_KEYS: [&str; 8] = [
+    "name",
+    "schema",
+    "schema_version",
+    "version",
+    "table",
+    "casing",
+    "rename_all",
+    "crate",
+];
+const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
+const INDEX_KEYS: [&str; 8] = [
+    "gsi",
+    "lsi",
+    "pk",
+    "sk",
+    "casing",
+    "collection",
+    "clustered",
+    "isolated",
+];
+const FIELD_KEYS: [&str; 3] = ["rename", "serde", "wide_int"];
+
+/// Reads every container attribute of the struct.
+pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
+    let mut raw = RawEntity::default();
+    raw.entity_errors = super::each_attribute(cx, attrs, "entity", |meta| {
+        read_entity_key(cx, &mut raw, meta)
+    });
+    for attr in attrs {
+        if attr.path().is_ident("pk") || attr.path().is_ident("sk") {
+            read_table_key(cx, &mut raw, attr);
+        }
+    }
+    super::each_attribute(cx, attrs, "index", |meta| {
+        if let Some(index) = read_index(cx, meta)? {
+            raw.indexes.push(index);
+        }
+        Ok(())
+    });
+    raw
+}
+
+/// `#[pk(...)]` or `#[sk(...)]`, once each.
+fn read_table_key(cx: &Ctxt, raw: &mut RawEntity, attr: &syn::Attribute) {
+    let is_pk = attr.path().is_ident("pk");
+    raw.pk_written |= is_pk;
+    let Some(key) = read_key(cx, attr) else {
+        return;
+    };
+    let (slot, name) = if is_pk {
+        (&mut raw.pk, "pk")
+    } else {
+        (&mut raw.sk, "sk")
+    };
+    if slot.is_some() {
+        cx.error(
+            attr,
+            format!("duplicate `#[{name}]`: an entity has one {name}"),
+        );
+    } else {
+        *slot = Some(key);
+    }
+}
+
+/// One index, nested under its logical name, so no two indexes share an
+/// attribute path (and clippy's `duplicated_attributes` stays quiet on user
+/// code): `by_project(gsi = "gsi1", pk(...), sk(...))`.
+fn read_index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawIndex>> {
+    let Some(name) = meta.path.get_ident().cloned() else {
+        return Err(meta.error("expected an index name, such as `by_project(gsi = \"gsi1\", pk(...))`"));
+    };
+    if meta.input.peek(syn::Token![=]) {
+        return Err(meta.error(
+            "an index starts with its logical name, which names its accessor: `#[index(by_project(gsi = \"gsi1\", pk(...)))]`",
+        ));
+    }
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "write an index as its logical name with its keys: `{name}(gsi = \"...\", pk(...), sk(...))`"
+        )));
+    }
+    let mut index = RawIndex {
+        name,
+        had_errors: false,
+        physical: None,
+        pk: None,
+        sk: None,
+        casing: None,
+        collection: None,
+        clustered: None,
+    };
+    let before = cx.error_count();
+    meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
+    index.had_errors = cx.error_count() > before;
+    Ok(Some(index))
+}
+
+fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let key = super::key_name(meta);
+    match key.as_str() {
+        "name" => set_once(cx, meta, &mut raw.name, string(cx, meta)?),
+        "schema" => set_once(cx, meta, &mut raw.schema, string(cx, meta)?),
+        "schema_version" => set_once(cx, meta, &mut raw.schema_version, number(cx, meta)?),
+        "version" => set_once(cx, meta, &mut raw.version, number(cx, meta)?),
+        "table" => set_once(cx, meta, &mut raw.table, string(cx, meta)?),
+        "casing" => set_once(cx, meta, &mut raw.casing, casing(cx, meta)?),
+        "rename_all" => {
+            let rule = string(cx, meta)?.and_then(|lit| rename_rule(cx, &lit));
+            set_once(cx, meta, &mut raw.rename_all, rule);
+        }
+        "crate" => set_once(cx, meta, &mut raw.krate, crate_path(cx, meta)?),
+        _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
+    }
+    Ok(())
+}
+
+fn rename_rule(cx: &Ctxt, lit: &LitStr) -> Option<RenameRule> {
+    let rule = RenameRule::from_name(&lit.value());
+    if rule.is_none() {
+        cx.error(
+            lit,
+            format!(
+                "unknown rename rule `{}`{}; the rules are: {}",
+                lit.value(),
+                did_you_mean(&lit.value(), RenameRule::NAMES),
+                RenameRule::NAMES.join(", ")
+            ),
+        );
+    }
+    rule
+}
+
+/// `#[pk(a, b, attr = "pk")]`, `#[sk]`, `#[sk(format = "profile")]`.
+fn read_key(cx: &Ctxt, attr: &syn::Attribute) -> Option<RawKey> {
+    let mut key = empty_key(attr.path().span());
+    if let syn::Meta::Path(_) = attr.meta {
+        return Some(key);
+    }
+    match attr.parse_nested_meta(|meta| read_key_item(cx, &mut key, &meta)) {
+        Ok(()) => Some(key),
+        Err(e) => {
+            cx.syn_error(e);
+            None
+        }
+    }
+}
+
+pub fn empty_key(span: Span) -> RawKey {
+    RawKey {
+        span,
+        attribute: None,
+        composites: Vec::new(),
+        format: None,
+        casing: None,
+    }
+}
+
+fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        match super::key_name(meta).as_str() {
+            "attr" => set_once(cx, meta, &mut key.attribute, string(cx, meta)?),
+            "format" => set_once(cx, meta, &mut key.format, string(cx, meta)?),
+            "casing" => set_once(cx, meta, &mut key.casing, casing(cx, meta)?),
+            _ => return unknown(cx, meta, "`pk(...)`/`sk(...)`", &KEY_KEYS),
+        }
+        return Ok(());
+    }
+    if meta.input.peek(syn::token::Paren) {
+        return Err(meta.error("a key lists field names, such as `pk(tenant_id, user_id)`"));
+    }
+    match meta.path.get_ident() {
+        Some(ident) => {
+            key.composites.push(ident.clone());
+            Ok(())
+        }
+        None => Err(meta.error("expected a field name")),
+    }
+}
+
+fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> syn::Result<()> {
+    match super::key_name(meta).as_str() {
+        "gsi" | "lsi" => read_physical(cx, index, meta)?,
+        "pk" | "sk" => read_index_key_list(cx, index, meta)?,
+        "casing" => set_once(cx, meta, &mut index.casing, casing(cx, meta)?),
+        "collection" => {
+            let expr: syn::Expr = meta.value()?.parse()?;
+            let path = string_path(&expr)
+                .filter(|path| path.iter().all(|p| !p.is_empty() && !p.contains('#')));
+            if path.is_none() {
+                cx.error(
+                    &expr,
+                    "`collection` is a name, `collection = \"tenantMembers\"`, or a path of names for a sub-collection, `collection = [\"contributions\", \"assignments\"]` (non-empty, without `#`)",
+                );
+            }
+            set_once(cx, meta, &mut index.collection, path.map(|p| (p, expr.span())));
+        }
+        "clustered" | "isolated" if meta.input.is_empty() || meta.input.peek(syn::Token![,]) => {
+            if index.clustered.is_some() {
+                cx.error(&meta.path, "an index is `clustered` or `isolated`, written once: keep one");
+            } else {
+                index.clustered = Some((meta.path.is_ident("clustered"), meta.path.span()));
+            }
+        }
+        _ => return unknown(cx, meta, "`#[index]`", &INDEX_KEYS),
+    }
+    Ok(())
+}
+
+/// `gsi = "..."` or `lsi = "..."`: one of them, once.
+fn read_physical(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let kind = if meta.path.is_ident("gsi") {
+        RawIndexKind::Global
+    } else {
+        RawIndexKind::Local
+    };
+    let name: LitStr = meta.value()?.parse()?;
+    if index.physical.is_some() {
+        cx.error(
+            &name,
+            "an index is either one `gsi = \"...\"` or one `lsi = \"...\"`",
+        );
+        return Ok(());
+    }
+    index.physical = Some((kind, name));
+    Ok(())
+}
+
+/// `pk(...)`/`sk(...)` inside an index; `sk()` (no composites) is valid.
+fn read_index_key_list(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let mut key = empty_key(meta.path.span());
+    if meta.input.peek(syn::token::Paren) {
+        // syn's nested parser wants at least one item, so empty parentheses
+        // are read by hand.
+        let content;
+        syn::parenthesized!(content in meta.input);
+        if !content.is_empty() {
+            let tokens: proc_macro2::TokenStream = content.parse()?;
+            syn::parse::Parser::parse2(
+                syn::meta::parser(|inner| read_key_item(cx, &mut key, &inner)),
+                tokens,
+            )?;
+        }
+    } else if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+        return Err(meta.error("expected `pk(...)` or `sk(...)` listing the key's fields"));
+    }
+    let (slot, which) = if meta.path.is_ident("pk") {
+        (&mut index.pk, "pk")
+    } else {
+        (&mut index.sk, "sk")
+    };
+    if slot.is_some() {
+        cx.error_at(
+            key.span,
+            format!("duplicate `{which}(...)`: an index has one {which}"),
+        );
+    }
+    *slot = Some(key);
+    Ok(())
+}
+
+/// Reads `#[entity(...)]` on a field.
+pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
+    let mut raw = RawField::default();
+    super::each_attribute(cx, attrs, "entity", |meta| {
+        match super::key_name(meta).as_str() {
+            "rename" => set_once(cx, meta, &mut raw.rename, string(cx, meta)?),
+            "serde" => set_flag(cx, meta, &mut raw.serde),
+            "wide_int" => set_flag(cx, meta, &mut raw.wide_int),
+            _ => return unknown(cx, meta, "field", &FIELD_KEYS),
+        }
+        Ok(())
+    });
+    raw
+}

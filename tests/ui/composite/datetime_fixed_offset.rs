@@ -1,0 +1,12 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id)]
+#[sk(created)]
+struct Task {
+    task_id: String,
+    created: chrono::DateTime<chrono::FixedOffset>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id, attr = "")]
+struct Task {
+    task_id: String,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(task_id)]
+struct Task {
+    task_id: String,
+    #[entity(rename = "")]
+    title: String,
+}
+
+fn main() {}
