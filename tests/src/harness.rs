@@ -16,6 +16,17 @@ pub struct TestTable {
     pub server: Option<EmbeddedDynamo>,
 }
 
+impl TestTable {
+    /// The URL of the server behind the table: the embedded server's, or
+    /// `ENTITY_TEST_ENDPOINT`.
+    pub fn endpoint(&self) -> String {
+        match &self.server {
+            Some(server) => server.endpoint().to_owned(),
+            None => std::env::var(ENDPOINT_VARIABLE).expect("an external endpoint"),
+        }
+    }
+}
+
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 /// A unique table name for this process.
