@@ -1,0 +1,685 @@
+//! The client's retry paths, through the fault-injecting proxy
+//! (`entity_tests::fault_proxy`): throttling, server errors before and after
+//! a request is applied, dropped connections and partial batch results.
+//!
+//! Each test scripts faults, runs an operation through the proxy, and then
+//! reads what is stored with a client that talks to the server directly, so
+//! the assertions are on data: nothing lost, nothing applied twice (or, where
+//! a retry does apply twice, that it is documented here).
+
+mod common;
+
+use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
+use aws_sdk_dynamodb::types::AttributeValue;
+use common::{scan_raw, stored, stored_entity, task};
+use entity_client::expr::Update;
+use entity_client::{local_sdk_client, BatchPolicy, Client, Entity, EntityModel, Error, Item};
+use entity_tests::fault_proxy::{Fault, FaultProxy};
+use entity_tests::harness::{table, TestTable};
+use entity_tests::{Order, Status, Task};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Attempts the SDK makes per request in these tests (its default is 3).
+const SDK_ATTEMPTS: u32 = 5;
+
+/// A table, a fault proxy in front of its server, and a client through the
+/// proxy with fast retries. `table.client` talks to the server directly:
+/// what it reads is what is stored.
+struct Faulty {
+    table: TestTable,
+    proxy: FaultProxy,
+    client: Client,
+}
+
+async fn faulty(models: &[&EntityModel]) -> Faulty {
+    let table = table(models).await;
+    let proxy = FaultProxy::start(&table.endpoint()).await;
+    let name = table.client.table().to_owned();
+    let client =
+        Client::new(fast_sdk(proxy.endpoint(), &name), name).with_batch_policy(BatchPolicy {
+            max_attempts: 8,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+            concurrency: 4,
+        });
+    Faulty {
+        table,
+        proxy,
+        client,
+    }
+}
+
+/// The SDK client `Client::local` builds, with millisecond backoffs and a
+/// retry quota of its own (the SDK shares one per process by default, and
+/// every failed retry spends from it).
+fn fast_sdk(endpoint: &str, quota_name: &str) -> aws_sdk_dynamodb::Client {
+    let retry = RetryConfig::standard()
+        .with_max_attempts(SDK_ATTEMPTS)
+        .with_initial_backoff(Duration::from_millis(1))
+        .with_max_backoff(Duration::from_millis(20));
+    let partition = RetryPartition::custom(quota_name.to_owned())
+        .token_bucket(TokenBucket::new(500))
+        .build();
+    let config = local_sdk_client(endpoint)
+        .config()
+        .to_builder()
+        .retry_config(retry)
+        .retry_partition(partition)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+fn tasks(n: usize) -> Vec<Task> {
+    (0..n)
+        .map(|i| task(&format!("t{i:03}"), "p", "e", (i % 10) as u8, Status::Open))
+        .collect()
+}
+
+fn order(id: &str, total_cents: i64) -> Order {
+    Order {
+        user_id: "u1".into(),
+        day: "2024-01-15".into(),
+        order_id: id.into(),
+        total_cents,
+    }
+}
+
+/// Items by their partition key, so two lists compare regardless of order
+/// (and a repeated key shows up as a short map).
+fn by_pk(items: impl IntoIterator<Item = Item>) -> BTreeMap<String, Item> {
+    items.into_iter().map(|item| (pk_of(&item), item)).collect()
+}
+
+fn pk_of(item: &Item) -> String {
+    match item.get("pk") {
+        Some(AttributeValue::S(pk)) => pk.clone(),
+        other => panic!("no string pk: {other:?}"),
+    }
+}
+
+fn items_of(tasks: &[Task]) -> BTreeMap<String, Item> {
+    by_pk(tasks.iter().map(|t| t.to_item().unwrap()))
+}
+
+// ---- batch writes ---------------------------------------------------------
+
+#[tokio::test]
+async fn batch_write_through_partial_results_and_throttles_loses_nothing() {
+    let f = faulty(&[Task::MODEL]).await;
+    let all = tasks(60); // three chunks: 25, 25, 10
+    f.proxy.script(
+        "BatchWriteItem",
+        [
+            Fault::PartialBatch { forward: 10 },
+            Fault::Throttling,
+            Fault::PartialBatch { forward: 0 },
+            Fault::ProvisionedThroughputExceeded,
+            Fault::PartialBatch { forward: 3 },
+            Fault::ServerErrorBeforeForwarding,
+            Fault::PartialBatch { forward: 1 },
+        ],
+    );
+
+    let out = f.client.batch_write().put_all(&all).await.unwrap();
+
+    assert!(out.is_complete(), "{out:?}");
+    assert_eq!(out.written, 60);
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
+    // Every fault was met, and every put reached the server exactly once:
+    // held-back items were resent, and nothing was sent twice.
+    assert_eq!(f.proxy.pending("BatchWriteItem"), 0);
+    assert_eq!(f.proxy.counts("BatchWriteItem").batch_items_forwarded, 60);
+}
+
+#[tokio::test]
+async fn batch_write_puts_and_deletes_through_faults_after_forwarding_are_applied_once() {
+    let f = faulty(&[Task::MODEL]).await;
+    let all = tasks(40);
+    f.table
+        .client
+        .batch_write()
+        .put_all(&all[..20])
+        .await
+        .unwrap();
+    // Delete the 20 stored tasks and put the other 20: two chunks, each
+    // applied, then failed in the client's eyes, then sent again whole.
+    f.proxy.script(
+        "BatchWriteItem",
+        [
+            Fault::ServerErrorAfterForwarding,
+            Fault::DropAfterForwarding,
+        ],
+    );
+    let mut batch = f.client.batch_write().put_all(&all[20..]);
+    for t in &all[..20] {
+        batch = batch.delete(Task::key(t.task_id.as_str()));
+    }
+
+    let out = batch.await.unwrap();
+
+    assert!(out.is_complete(), "{out:?}");
+    assert_eq!(out.written, 40);
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all[20..]));
+    let counts = f.proxy.counts("BatchWriteItem");
+    assert_eq!(counts.received, 4, "{counts:?}");
+    assert_eq!(
+        counts.batch_items_forwarded, 80,
+        "both chunks were sent twice"
+    );
+}
+
+#[tokio::test]
+async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
+    let f = faulty(&[Task::MODEL]).await;
+    let client = f.client.clone().with_batch_policy(BatchPolicy {
+        max_attempts: 3,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(5),
+        concurrency: 1,
+    });
+    let all = tasks(20);
+    // Each of the three attempts writes 5 items: 5 are left.
+    f.proxy
+        .script("BatchWriteItem", [Fault::PartialBatch { forward: 5 }; 3]);
+
+    let out = client.batch_write().put_all(&all).await.unwrap();
+
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert_eq!(out.written, 15);
+    assert_eq!(out.unprocessed.len(), 5);
+    assert!(out.unprocessed.iter().all(|u| u.entity == "Task"));
+    let stored_items = by_pk(scan_raw(&f.table.client).await);
+    let left = by_pk(out.unprocessed.iter().map(|u| {
+        u.request
+            .put_request()
+            .expect("an unprocessed put")
+            .item()
+            .clone()
+    }));
+    // What is stored and what is reported left are disjoint and together
+    // are every item, unchanged.
+    assert_eq!(stored_items.len(), 15);
+    assert!(left.keys().all(|pk| !stored_items.contains_key(pk)));
+    let mut together = stored_items;
+    together.extend(left);
+    assert_eq!(together, items_of(&all));
+    assert_eq!(f.proxy.counts("BatchWriteItem").received, 3);
+}
+
+#[tokio::test]
+async fn a_chunk_throttled_past_the_sdk_retries_is_reported_and_the_other_chunk_kept() {
+    let f = faulty(&[Task::MODEL]).await;
+    // One chunk at a time, so the first chunk meets every throttle.
+    let client = f.client.clone().with_batch_policy(BatchPolicy {
+        concurrency: 1,
+        ..BatchPolicy::default()
+    });
+    let all = tasks(30); // chunks of 25 and 5
+    f.proxy
+        .script("BatchWriteItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+
+    let out = client.batch_write().put_all(&all).await.unwrap();
+
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert!(
+        matches!(
+            out.errors[0],
+            Error::Throttled {
+                operation: "BatchWriteItem",
+                ..
+            }
+        ),
+        "{:?}",
+        out.errors[0]
+    );
+    assert_eq!(out.written, 5);
+    assert_eq!(out.unprocessed.len(), 25);
+    assert!(!out.is_complete());
+    // The second chunk is stored; the first is reported, not lost.
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all[25..]));
+    let left = by_pk(
+        out.unprocessed
+            .iter()
+            .map(|u| u.request.put_request().unwrap().item().clone()),
+    );
+    assert_eq!(left, items_of(&all[..25]));
+}
+
+/// A chunk applied by the server but failed in the client's eyes until the
+/// SDK gave up: the output cannot know it was written, so it reports the
+/// chunk's requests as unprocessed, with the error. Resending them is safe
+/// for puts and deletes.
+#[tokio::test]
+async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored() {
+    let f = faulty(&[Task::MODEL]).await;
+    let all = tasks(5);
+    f.proxy.script(
+        "BatchWriteItem",
+        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
+    );
+
+    let out = f.client.batch_write().put_all(&all).await.unwrap();
+
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert!(
+        matches!(out.errors[0], Error::Service { .. }),
+        "{:?}",
+        out.errors[0]
+    );
+    assert_eq!((out.written, out.unprocessed.len()), (0, 5));
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
+}
+
+// ---- batch reads ----------------------------------------------------------
+
+#[tokio::test]
+async fn batch_get_through_partial_unprocessed_keys_returns_every_item() {
+    let f = faulty(&[Task::MODEL]).await;
+    let all = tasks(150); // two chunks of keys: 100 and 50
+    f.table.client.batch_write().put_all(&all).await.unwrap();
+    f.proxy.script(
+        "BatchGetItem",
+        [
+            Fault::PartialBatch { forward: 30 },
+            Fault::PartialBatch { forward: 0 },
+            Fault::Throttling,
+            Fault::PartialBatch { forward: 10 },
+            Fault::ServerErrorBeforeForwarding,
+            Fault::DropBeforeForwarding,
+        ],
+    );
+    let keys = all
+        .iter()
+        .map(|t| Task::key(t.task_id.as_str()))
+        .chain([Task::key("missing-1"), Task::key("missing-2")]);
+
+    let out = f
+        .client
+        .batch_get(keys)
+        .consistent_read(true)
+        .await
+        .unwrap();
+
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert!(out.unprocessed.is_empty());
+    let mut got: BTreeMap<String, Task> = BTreeMap::new();
+    for t in out.items {
+        let id = t.task_id.clone();
+        assert!(got.insert(id.clone(), t).is_none(), "{id} read twice");
+    }
+    let want: BTreeMap<String, Task> = all.into_iter().map(|t| (t.task_id.clone(), t)).collect();
+    assert_eq!(got, want);
+    assert_eq!(f.proxy.pending("BatchGetItem"), 0);
+    assert_eq!(
+        f.proxy.counts("BatchGetItem").batch_items_forwarded,
+        152,
+        "each key reached the server once"
+    );
+}
+
+#[tokio::test]
+async fn batch_get_reports_the_keys_left_when_attempts_run_out() {
+    let f = faulty(&[Task::MODEL]).await;
+    let client = f.client.clone().with_batch_policy(BatchPolicy {
+        max_attempts: 2,
+        ..BatchPolicy::default()
+    });
+    let all = tasks(10);
+    f.table.client.batch_write().put_all(&all).await.unwrap();
+    f.proxy
+        .script("BatchGetItem", [Fault::PartialBatch { forward: 4 }; 2]);
+
+    let out = client
+        .batch_get(all.iter().map(|t| Task::key(t.task_id.as_str())))
+        .await
+        .unwrap();
+
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert_eq!(out.items.len(), 8);
+    assert_eq!(out.unprocessed.len(), 2);
+    // Read and left are disjoint and together are every key.
+    let mut keys: Vec<String> = out
+        .items
+        .iter()
+        .map(|t| pk_of(&t.to_item().unwrap()))
+        .collect();
+    keys.extend(out.unprocessed.iter().map(|k| pk_of(&k.to_item())));
+    keys.sort();
+    let mut want: Vec<String> = items_of(&all).into_keys().collect();
+    want.sort();
+    assert_eq!(keys, want);
+}
+
+// ---- single requests: the SDK's retries ------------------------------------
+
+#[tokio::test]
+async fn put_get_and_query_succeed_through_throttles_and_errors_before_forwarding() {
+    let f = faulty(&[Order::MODEL]).await;
+    let o = order("o1", 1250);
+    f.proxy.script(
+        "PutItem",
+        [Fault::ProvisionedThroughputExceeded, Fault::Throttling],
+    );
+    f.proxy.script(
+        "GetItem",
+        [Fault::ServerErrorBeforeForwarding, Fault::Throttling],
+    );
+    f.proxy.script(
+        "Query",
+        [
+            Fault::Throttling,
+            Fault::ServerErrorBeforeForwarding,
+            Fault::DropBeforeForwarding,
+        ],
+    );
+
+    f.client.put(&o).await.unwrap();
+    let key = Order::key("u1", "2024-01-15", "o1");
+    assert_eq!(stored_entity(&f.table.client, &key).await, Some(o.clone()));
+    let read: Option<Order> = f.client.get(key).await.unwrap();
+    assert_eq!(read, Some(o.clone()));
+    let listed = f.client.query(Order::primary("u1")).all().await.unwrap();
+    assert_eq!(listed, vec![o]);
+
+    for (operation, faults) in [("PutItem", 2), ("GetItem", 2), ("Query", 3)] {
+        let counts = f.proxy.counts(operation);
+        assert_eq!(counts.received, faults + 1, "{operation}: {counts:?}");
+        assert_eq!(counts.forwarded, 1, "{operation}: {counts:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_query_over_several_pages_reads_every_item_once_through_faults() {
+    let f = faulty(&[Order::MODEL]).await;
+    let orders: Vec<Order> = (0..35).map(|i| order(&format!("o{i:02}"), i)).collect();
+    f.table.client.batch_write().put_all(&orders).await.unwrap();
+    // Faults between pages: the page after each is asked again from the
+    // same start key, and the items come out once.
+    f.proxy.script(
+        "Query",
+        [
+            Fault::Forward,
+            Fault::ServerErrorBeforeForwarding,
+            Fault::DropAfterForwarding,
+            Fault::Forward,
+            Fault::ServerErrorAfterForwarding,
+        ],
+    );
+
+    let read = f
+        .client
+        .query(Order::primary("u1"))
+        .page_size(10)
+        .all()
+        .await
+        .unwrap();
+
+    assert_eq!(read, orders);
+    assert_eq!(f.proxy.pending("Query"), 0);
+}
+
+#[tokio::test]
+async fn throttled_past_the_sdk_retries_is_error_throttled_and_nothing_is_written() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.proxy
+        .script("PutItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+
+    let err = f.client.put(&order("o1", 1)).await.unwrap_err();
+
+    assert!(
+        matches!(
+            err,
+            Error::Throttled {
+                operation: "PutItem",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(std::error::Error::source(&err).is_some());
+    assert_eq!(scan_raw(&f.table.client).await, Vec::<Item>::new());
+    assert_eq!(f.proxy.counts("PutItem").received, SDK_ATTEMPTS as usize);
+}
+
+#[tokio::test]
+async fn server_errors_past_the_sdk_retries_are_error_service() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.proxy.script(
+        "GetItem",
+        [Fault::ServerErrorBeforeForwarding; SDK_ATTEMPTS as usize],
+    );
+
+    let err = f
+        .client
+        .get(Order::key("u1", "2024-01-15", "o1"))
+        .await
+        .unwrap_err();
+
+    assert!(
+        matches!(
+            err,
+            Error::Service {
+                operation: "GetItem",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(f.proxy.counts("GetItem").received, SDK_ATTEMPTS as usize);
+}
+
+/// The SDK client `Client::local` builds, unchanged: standard retries, three
+/// attempts, backoff under a second (so this test takes up to three).
+#[tokio::test]
+async fn the_default_sdk_client_retries_twice() {
+    let t = table(&[Order::MODEL]).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let client = Client::local(proxy.endpoint(), t.client.table());
+    let o = order("o1", 5);
+    t.client.put(&o).await.unwrap();
+    let key = || Order::key("u1", "2024-01-15", "o1");
+
+    proxy.script("GetItem", [Fault::Throttling; 2]);
+    assert_eq!(client.get(key()).await.unwrap(), Some(o));
+    assert_eq!(proxy.counts("GetItem").received, 3);
+
+    proxy.script("GetItem", [Fault::Throttling; 3]);
+    let err = client.get(key()).await.unwrap_err();
+    assert!(matches!(err, Error::Throttled { .. }), "{err:?}");
+    assert_eq!(proxy.counts("GetItem").received, 6);
+}
+
+// ---- writes applied, then failed: idempotency -----------------------------
+
+#[tokio::test]
+async fn a_put_through_a_server_error_after_forwarding_is_stored_once() {
+    let f = faulty(&[Order::MODEL]).await;
+    let o = order("o1", 700);
+    f.proxy
+        .script("PutItem", [Fault::ServerErrorAfterForwarding]);
+
+    f.client.put(&o).await.unwrap();
+
+    let counts = f.proxy.counts("PutItem");
+    assert_eq!(
+        (counts.received, counts.forwarded),
+        (2, 2),
+        "applied, then retried"
+    );
+    assert_eq!(
+        by_pk(scan_raw(&f.table.client).await),
+        by_pk([o.to_item().unwrap()])
+    );
+}
+
+/// Current behaviour, and a trap: the first attempt of a `create` is applied,
+/// the client sees a 500, the SDK retries, and the retry's
+/// `attribute_not_exists` fails on the item the first attempt wrote. The
+/// caller gets `ConditionFailed` ("nothing was written") for a create that
+/// succeeded; the only tell is that `old` is exactly the item it wrote.
+#[tokio::test]
+async fn a_create_through_a_server_error_after_forwarding_reports_condition_failed() {
+    let f = faulty(&[Order::MODEL]).await;
+    let o = order("o1", 900);
+    f.proxy
+        .script("PutItem", [Fault::ServerErrorAfterForwarding]);
+
+    let err = f.client.create(&o).await.unwrap_err();
+
+    assert!(err.is_condition_failed(), "{err:?}");
+    assert_eq!(err.old_item(), Some(&o.to_item().unwrap()));
+    let key = Order::key("u1", "2024-01-15", "o1");
+    assert_eq!(stored_entity(&f.table.client, &key).await, Some(o));
+    assert_eq!(f.proxy.counts("PutItem").forwarded, 2);
+}
+
+/// The same trap with a dropped connection instead of a 500.
+#[tokio::test]
+async fn a_create_through_a_dropped_connection_after_forwarding_reports_condition_failed() {
+    let f = faulty(&[Order::MODEL]).await;
+    let o = order("o1", 900);
+    f.proxy.script("PutItem", [Fault::DropAfterForwarding]);
+
+    let err = f.client.create(&o).await.unwrap_err();
+
+    assert!(err.is_condition_failed(), "{err:?}");
+    assert_eq!(err.old_item(), Some(&o.to_item().unwrap()));
+    assert_eq!(
+        by_pk(scan_raw(&f.table.client).await),
+        by_pk([o.to_item().unwrap()])
+    );
+}
+
+/// Current behaviour, the mirror image: `remove` deletes the item, the
+/// retry's `attribute_exists` fails, and the caller gets `NotFound`.
+#[tokio::test]
+async fn a_remove_through_a_server_error_after_forwarding_reports_not_found() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1)).await.unwrap();
+    f.proxy
+        .script("DeleteItem", [Fault::ServerErrorAfterForwarding]);
+    let key = || Order::key("u1", "2024-01-15", "o1");
+
+    let err = f.client.remove(key()).await.unwrap_err();
+
+    assert!(
+        matches!(err, Error::NotFound { entity: "Order" }),
+        "{err:?}"
+    );
+    assert_eq!(stored(&f.table.client, &key()).await, None);
+    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 2);
+}
+
+/// Current behaviour: an `add` is not idempotent, and the SDK retries it
+/// after a 500 that came after the update was applied: it is applied twice.
+#[tokio::test]
+async fn an_add_through_a_server_error_after_forwarding_is_applied_twice() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1000)).await.unwrap();
+    f.proxy
+        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+    let key = || Order::key("u1", "2024-01-15", "o1");
+
+    f.client
+        .update(key())
+        .add(Order::fields().total_cents, 100i64)
+        .await
+        .unwrap();
+
+    let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
+    assert_eq!(stored_order.total_cents, 1200, "one add, applied twice");
+}
+
+// ---- dropped connections ---------------------------------------------------
+
+#[tokio::test]
+async fn dropped_connections_before_and_after_forwarding_are_retried() {
+    let f = faulty(&[Order::MODEL]).await;
+    let o = order("o1", 1);
+    f.proxy.script(
+        "PutItem",
+        [Fault::DropBeforeForwarding, Fault::DropAfterForwarding],
+    );
+    f.proxy.script("GetItem", [Fault::DropAfterForwarding]);
+
+    f.client.put(&o).await.unwrap();
+    let read: Option<Order> = f
+        .client
+        .get(Order::key("u1", "2024-01-15", "o1"))
+        .await
+        .unwrap();
+
+    assert_eq!(read, Some(o.clone()));
+    assert_eq!(
+        by_pk(scan_raw(&f.table.client).await),
+        by_pk([o.to_item().unwrap()])
+    );
+    let puts = f.proxy.counts("PutItem");
+    assert_eq!((puts.received, puts.forwarded), (3, 2), "{puts:?}");
+}
+
+#[tokio::test]
+async fn connections_dropped_past_the_sdk_retries_are_error_service() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.proxy.script(
+        "PutItem",
+        [Fault::DropBeforeForwarding; SDK_ATTEMPTS as usize],
+    );
+
+    let err = f.client.put(&order("o1", 1)).await.unwrap_err();
+
+    assert!(
+        matches!(
+            err,
+            Error::Service {
+                operation: "PutItem",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(std::error::Error::source(&err).is_some());
+    assert_eq!(scan_raw(&f.table.client).await, Vec::<Item>::new());
+}
+
+// ---- transactions ----------------------------------------------------------
+
+/// A transaction that creates one order and adds to another: neither write
+/// may happen twice.
+async fn transfer_through_a_fault(token: Option<&str>, fault: Fault) {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1000)).await.unwrap();
+    f.proxy.script("TransactWriteItems", [fault]);
+    let created = order("o2", 300);
+    let mut transaction = f.client.transact_write().create(&created).update(
+        Order::key("u1", "2024-01-15", "o1"),
+        Update::new().subtract(Order::fields().total_cents, 300i64),
+        None,
+    );
+    if let Some(token) = token {
+        transaction = transaction.idempotency_token(token);
+    }
+
+    transaction.await.unwrap();
+
+    let stored_items = by_pk(scan_raw(&f.table.client).await);
+    let want = by_pk([
+        order("o1", 700).to_item().unwrap(),
+        created.to_item().unwrap(),
+    ]);
+    assert_eq!(stored_items, want, "applied once");
+    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
+}
+
+#[tokio::test]
+async fn a_transaction_with_a_token_through_a_server_error_after_forwarding_is_applied_once() {
+    transfer_through_a_fault(Some("transfer-o1-o2"), Fault::ServerErrorAfterForwarding).await;
+}
+
+/// Without a token of ours, the SDK fills in one per call and reuses it on
+/// every retry.
+#[tokio::test]
+async fn a_transaction_without_a_token_through_a_dropped_connection_is_applied_once() {
+    transfer_through_a_fault(None, Fault::DropAfterForwarding).await;
+}
