@@ -207,6 +207,11 @@ async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
     assert_eq!(f.proxy.counts("BatchWriteItem").received, 3);
 }
 
+/// DynamoDB answers a BatchWriteItem whose every item is throttled with
+/// `ProvisionedThroughputExceededException`. Current behaviour: only the
+/// SDK's attempts apply to that answer, not the `BatchPolicy` (ten attempts
+/// by default, here never used past the first): the chunk is reported, not
+/// dropped, after `SDK_ATTEMPTS` requests.
 #[tokio::test]
 async fn a_chunk_throttled_past_the_sdk_retries_is_reported_and_the_other_chunk_kept() {
     let f = faulty(&[Task::MODEL]).await;
@@ -417,6 +422,36 @@ async fn a_query_over_several_pages_reads_every_item_once_through_faults() {
 
     assert_eq!(read, orders);
     assert_eq!(f.proxy.pending("Query"), 0);
+}
+
+#[tokio::test]
+async fn a_parallel_scan_reads_every_item_once_through_faults() {
+    let f = faulty(&[Order::MODEL]).await;
+    let orders: Vec<Order> = (0..30).map(|i| order(&format!("o{i:02}"), i)).collect();
+    f.table.client.batch_write().put_all(&orders).await.unwrap();
+    f.proxy.script(
+        "Scan",
+        [
+            Fault::Throttling,
+            Fault::DropAfterForwarding,
+            Fault::Forward,
+            Fault::ServerErrorAfterForwarding,
+            Fault::ServerErrorBeforeForwarding,
+        ],
+    );
+
+    let mut read = f
+        .client
+        .scan::<Order>()
+        .segments(3)
+        .page_size(4)
+        .all()
+        .await
+        .unwrap();
+
+    read.sort_by(|a, b| a.order_id.cmp(&b.order_id));
+    assert_eq!(read, orders);
+    assert_eq!(f.proxy.pending("Scan"), 0);
 }
 
 #[tokio::test]
