@@ -251,7 +251,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .transact_write()
         .update(
             Task::key("t-002"),
-            Update::new().apply(Task::set_employee_id("emp-bob".into())),
+            Update::new().apply(Task::set_employee_id("emp-bob")),
             None,
         )
         .condition_check(Employee::key("emp-bob"), e.tenant_id.eq("t-acme"))
@@ -262,7 +262,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .transact_write()
         .update(
             Task::key("t-003"),
-            Update::new().apply(Task::set_employee_id("emp-carol".into())),
+            Update::new().apply(Task::set_employee_id("emp-carol")),
             None,
         )
         .condition_check(Employee::key("emp-carol"), e.tenant_id.eq("t-acme"))

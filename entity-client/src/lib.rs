@@ -63,6 +63,3 @@ pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::update::UpdateItem;
 pub use ops::write::{Delete, Put, Upsert};
 pub use ops::{ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning};
-
-/// Re-exported for the `Stream`s this crate returns.
-pub use futures;

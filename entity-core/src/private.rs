@@ -3,10 +3,16 @@
 
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
 pub use crate::query::{Comparison, KeyQuery};
+
+/// Collection helpers for `#[derive(Collection)]`'s expansion.
+pub mod collection {
+    pub use crate::collection::consts::*;
+}
 pub use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::attr::{AttributeError, FromAttribute, ToAttribute};
 use crate::error::{DecodeError, EncodeError};
+use crate::expr::{Attr, Condition, IndexChange, Update};
 use crate::key::KeyPart;
 use crate::Item;
 
@@ -186,5 +192,98 @@ pub fn read_serde_field<T: serde::de::DeserializeOwned>(
     match value {
         Some(value) => from_serde_attribute(value).map_err(fail),
         None => serde_from_missing().ok_or_else(|| fail(AttributeError::Missing)),
+    }
+}
+
+/// The attribute holding the entity name in every item.
+pub const IDENTITY_ATTRIBUTE: &str = "__entity";
+/// The attribute holding the entity version in every item.
+pub const VERSION_ATTRIBUTE: &str = "__version";
+
+/// A field handle (generated `fields()`).
+#[inline]
+pub const fn attr<E, T, M>(name: &'static str) -> Attr<E, T, M> {
+    Attr::new(name)
+}
+
+/// `attribute_exists` on a raw attribute (the client's `create`, `patch`,
+/// `remove`).
+pub fn condition_exists<E>(attribute: &str) -> Condition<E> {
+    Condition::attribute_exists(attribute)
+}
+
+/// `attribute_not_exists` on a raw attribute.
+pub fn condition_not_exists<E>(attribute: &str) -> Condition<E> {
+    Condition::attribute_not_exists(attribute)
+}
+
+/// Equality on a raw attribute (the identity filter).
+pub fn condition_equals<E>(attribute: &str, value: AttributeValue) -> Condition<E> {
+    Condition::attribute_equals(attribute, value)
+}
+
+/// `SET attribute = value` for an attribute the framework maintains.
+pub fn update_set_raw<E>(update: Update<E>, attribute: &str, value: AttributeValue) -> Update<E> {
+    update.set_raw(attribute, value)
+}
+
+/// `SET attribute = if_not_exists(attribute, value)` for an attribute the
+/// framework maintains.
+pub fn update_set_raw_if_not_exists<E>(
+    update: Update<E>,
+    attribute: &str,
+    value: AttributeValue,
+) -> Update<E> {
+    update.set_raw_if_not_exists(attribute, value)
+}
+
+/// The builder steps of a group setter's [`IndexChange`].
+pub trait IndexChangeSteps: Sized {
+    /// An empty change.
+    fn start() -> Self;
+    /// Sets a field from a key argument (`&str` or `String` for a `String`).
+    fn field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
+    /// Sets a recomposed key.
+    fn key(self, attribute: &str, key: String) -> Self;
+    /// Requires a table key composite to hold the value given.
+    fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
+}
+
+impl<E> IndexChangeSteps for IndexChange<E> {
+    fn start() -> Self {
+        IndexChange::new()
+    }
+    fn field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
+        IndexChange::field(self, attribute, present(value.to_attribute_arg()))
+    }
+    fn key(self, attribute: &str, key: String) -> Self {
+        IndexChange::key(self, attribute, key)
+    }
+    fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
+        IndexChange::guard(self, attribute, present(value.to_attribute_arg()))
+    }
+}
+
+fn present(
+    value: Result<Option<AttributeValue>, AttributeError>,
+) -> Result<AttributeValue, AttributeError> {
+    value.map(|v| v.unwrap_or(AttributeValue::Null(true)))
+}
+
+/// A borrowed key argument, itself a key argument: a group setter passes
+/// each of its arguments to several key composers.
+pub struct ArgRef<'a, A: ?Sized>(pub &'a A);
+
+impl<T: KeyPart, A: crate::KeyArg<T> + ?Sized> crate::KeyArg<T> for ArgRef<'_, A> {
+    #[inline]
+    fn encode_arg(&self, out: &mut String) {
+        self.0.encode_arg(out)
+    }
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        self.0.arg_len_hint()
+    }
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        self.0.to_attribute_arg()
     }
 }

@@ -43,11 +43,7 @@ impl Ctxt {
 
     /// Finishes the context: `Err` with every error as compile errors.
     pub fn check(self) -> Result<(), TokenStream> {
-        let errors = self
-            .errors
-            .borrow_mut()
-            .take()
-            .expect("Ctxt checked twice");
+        let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
         if errors.is_empty() {
             return Ok(());
         }

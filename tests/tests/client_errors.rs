@@ -7,13 +7,13 @@ mod common;
 
 use common::{n, put_raw, s, scan_raw, stored, task};
 use entity_client::expr::Update;
-use entity_client::futures::{StreamExt, TryStreamExt};
 use entity_client::limits::{item_size, MAX_ITEM_BYTES};
 use entity_client::{
     AttributeError, Client, DecodeError, Entity, Error, PrimaryKey, ValidationError,
 };
 use entity_tests::harness::table;
 use entity_tests::{Employee, Order, Status, Task, UserId, UserProfile};
+use futures::{StreamExt, TryStreamExt};
 
 /// Keys that are exactly their composite's value.
 #[derive(Entity, Debug, Clone, PartialEq)]

@@ -10,10 +10,10 @@ mod common;
 
 use chrono::TimeZone;
 use common::task;
-use entity_client::futures::TryStreamExt;
 use entity_client::{Client, Entity, Error, QueryRequest};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Entry, Order, Status, Task, UserId, UserProfile};
+use futures::TryStreamExt;
 
 const STATUSES: [Status; 3] = [Status::Open, Status::InProgress, Status::Done];
 
@@ -431,7 +431,7 @@ async fn cursors_resume_with_no_duplicates_and_no_gaps() {
 
     // A cursor from a page of the `pages` stream resumes an `.await`ed page.
     let pages = c.query(Task::by_project("p1")).page_size(6).pages();
-    entity_client::futures::pin_mut!(pages);
+    futures::pin_mut!(pages);
     let first = pages.try_next().await.unwrap().expect("a first page");
     let rest = c
         .query(Task::by_project("p1"))

@@ -5,10 +5,10 @@
 mod common;
 
 use common::{put_raw, s, task};
-use entity_client::futures::TryStreamExt;
 use entity_client::{Entity, Error, ValidationError};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Employee, Status, Task};
+use futures::TryStreamExt;
 use std::collections::BTreeMap;
 
 fn employee(i: usize) -> Employee {

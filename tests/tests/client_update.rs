@@ -478,7 +478,7 @@ async fn group_setter_moves_the_item_to_its_new_index_keys() {
     // A partition key composite moves the item to another partition.
     client
         .patch(Task::key("t1"))
-        .apply(Task::set_project_id("p2".to_owned()))
+        .apply(Task::set_project_id("p2"))
         .await
         .unwrap();
     let item = stored(client, &Task::key("t1")).await.unwrap();
@@ -517,7 +517,7 @@ async fn group_setter_guards_the_table_key_composites_it_uses() {
 
     client
         .patch(Member::key("o1", "m1"))
-        .apply(Member::set_rank(9, "m1".to_owned()))
+        .apply(Member::set_rank(9, "m1"))
         .await
         .unwrap();
     let mut expected = member.clone();

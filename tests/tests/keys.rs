@@ -236,3 +236,83 @@ fn model_describes_keys_and_indexes() {
     assert_eq!(lsi.kind, entity_core::IndexKind::Local);
     assert_eq!(lsi.pk.attribute, "pk");
 }
+
+/// A field named with a raw identifier is `{type}` in a custom format.
+#[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+#[pk(format = "KIND#{type}")]
+#[sk(format = "ITEM#{id}")]
+struct Kinded {
+    r#type: String,
+    id: u32,
+}
+
+#[test]
+fn raw_identifier_fields_compose_in_custom_formats() {
+    let k = Kinded {
+        r#type: "invoice".into(),
+        id: 7,
+    };
+    assert_eq!(k.pk(), "KIND#invoice");
+    assert_eq!(
+        Kinded::parse_pk("KIND#invoice").unwrap(),
+        ("invoice".to_owned(),)
+    );
+    assert_eq!(Kinded::from_item(k.to_item().unwrap()).unwrap(), k);
+}
+
+/// `wide_int` accepts a `u128` composite knowingly: its key text holds all
+/// 39 digits.
+#[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp")]
+#[pk(serial)]
+struct Device {
+    #[entity(wide_int)]
+    serial: u128,
+}
+
+#[test]
+fn wide_int_composites_compose_every_digit() {
+    let d = Device { serial: u128::MAX };
+    assert_eq!(d.pk(), format!("$myapp#v1#device#serial_{}", u128::MAX));
+    assert_eq!(Device::parse_pk(&d.pk()).unwrap(), (u128::MAX,));
+}
+
+/// Group setters take what the key constructors take: `&str` or `String`
+/// for a `String` composite.
+#[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp")]
+#[pk(doc_id)]
+#[index(by_folder(gsi = "gsi1", pk(folder)))]
+struct Doc {
+    doc_id: String,
+    folder: String,
+}
+
+#[test]
+fn group_setters_take_str_and_string() {
+    let from_str = Doc::set_folder("f2");
+    let from_string = Doc::set_folder(String::from("f2"));
+    assert_eq!(format!("{from_str:?}"), format!("{from_string:?}"));
+    assert!(format!("{from_str:?}").contains("$myapp#v1#doc#folder_f2"));
+}
+
+/// The generated code and the client read the identity attributes from one
+/// definition in `entity-core`.
+#[test]
+fn identity_attributes_come_from_entity_core() {
+    assert_eq!(
+        Doc::MODEL.identity_attribute,
+        entity_core::__private::IDENTITY_ATTRIBUTE
+    );
+    assert_eq!(
+        Doc::MODEL.version_attribute,
+        entity_core::__private::VERSION_ATTRIBUTE
+    );
+    let item = Doc {
+        doc_id: "d".into(),
+        folder: "f".into(),
+    }
+    .to_item()
+    .unwrap();
+    assert!(item.contains_key(entity_core::__private::IDENTITY_ATTRIBUTE));
+}

@@ -141,12 +141,12 @@ pub(crate) fn and<E>(a: Option<Condition<E>>, b: Option<Condition<E>>) -> Option
 
 /// The condition "the item exists", on the table's partition key.
 pub(crate) fn exists<E: Entity>() -> Condition<E> {
-    Condition::attribute_exists(E::MODEL.primary.pk.attribute)
+    entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute)
 }
 
 /// The condition "no item has this key".
 pub(crate) fn not_exists<E: Entity>() -> Condition<E> {
-    Condition::attribute_not_exists(E::MODEL.primary.pk.attribute)
+    entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute)
 }
 
 /// For `patch` and `remove`: a failed existence condition with no old item

@@ -145,7 +145,10 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             .into());
         }
         let identity = E::identity_filter().map(|(attribute, name)| {
-            Condition::<E>::attribute_equals(attribute, AttributeValue::S(name.to_owned()))
+            entity_core::__private::condition_equals::<E>(
+                attribute,
+                AttributeValue::S(name.to_owned()),
+            )
         });
         let filter = super::and(identity, self.filter);
         let mut placeholders = Placeholders::with(
@@ -280,7 +283,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
 }
 
 /// The identity attribute every entity item holds.
-const IDENTITY: &str = "__entity";
+const IDENTITY: &str = entity_core::__private::IDENTITY_ATTRIBUTE;
 
 impl<C: Collection + Readable + Send + 'static> QueryRequest<C> {
     /// Every item, grouped by member: one `Vec` per entity type.

@@ -96,7 +96,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
             .into());
         }
         let model = E::MODEL;
-        let identity = Condition::<E>::attribute_equals(
+        let identity = entity_core::__private::condition_equals::<E>(
             model.identity_attribute,
             AttributeValue::S(model.name.to_owned()),
         );

@@ -266,17 +266,18 @@ pub(crate) fn render_update<E: Entity>(
     let update = E::key_fields(key)
         .into_iter()
         .fold(update, |update, (name, value)| {
-            update.set_raw_if_not_exists(&name, value)
+            entity_core::__private::update_set_raw_if_not_exists(update, &name, value)
         });
-    let update = update
-        .set_raw(
-            E::MODEL.identity_attribute,
-            aws_sdk_dynamodb::types::AttributeValue::S(entity.to_owned()),
-        )
-        .set_raw(
-            E::MODEL.version_attribute,
-            aws_sdk_dynamodb::types::AttributeValue::N(E::MODEL.version.to_string()),
-        );
+    let update = entity_core::__private::update_set_raw(
+        update,
+        E::MODEL.identity_attribute,
+        aws_sdk_dynamodb::types::AttributeValue::S(entity.to_owned()),
+    );
+    let update = entity_core::__private::update_set_raw(
+        update,
+        E::MODEL.version_attribute,
+        aws_sdk_dynamodb::types::AttributeValue::N(E::MODEL.version.to_string()),
+    );
     let condition = and(condition, update.guards());
     let mut placeholders = Placeholders::default();
     let expression = update.render(&mut placeholders).map_err(|source| {

@@ -168,7 +168,7 @@ impl<E: Entity + Send + 'static> Upsert<E> {
             let is_key =
                 name == key.pk_attribute || key.sk.as_ref().is_some_and(|(a, _)| *a == name);
             if !is_key {
-                update = update.set_raw(&name, value);
+                update = entity_core::__private::update_set_raw(update, &name, value);
             }
         }
         (update, removed)

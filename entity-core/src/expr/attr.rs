@@ -17,8 +17,10 @@ pub struct Attr<E, T, M = Plain> {
 type Types<E, T, M> = PhantomData<fn() -> (E, T, M)>;
 
 impl<E, T, M> Attr<E, T, M> {
-    /// A handle on attribute `name` (generated code calls this).
-    pub const fn new(name: &'static str) -> Self {
+    /// A handle on attribute `name` (generated code calls this through
+    /// `__private::attr`; users get handles from `Entity::fields()`, whose
+    /// roles keep key composites from being set).
+    pub(crate) const fn new(name: &'static str) -> Self {
         Self {
             name,
             marker: PhantomData,
@@ -64,8 +66,8 @@ pub struct TableKeyComposite;
 #[diagnostic::on_unimplemented(
     message = "fields of role `{Self}` cannot be set on their own in an update",
     label = "this field is a key composite",
-    note = "table key composites never change in an update: put a new item and delete the old one",
-    note = "index key composites change together, through the entity's generated `set_<fields>` group setter, which recomposes the index keys"
+    note = "an index key composite changes with its group, through the setter its role names (role `TaskSetPriorityStatus`: `.apply(Task::set_priority_status(..))`), which recomposes the index keys",
+    note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one"
 )]
 pub trait Settable {}
 

@@ -44,7 +44,7 @@ enum Node {
     In(&'static str, Vec<Value>),
     Function(&'static str, &'static str, Option<Value>),
     Size(&'static str, &'static str, AttributeValue),
-    KeyEquals(String, AttributeValue),
+    KeyEquals(String, Value),
     KeyFunction(&'static str, String),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
@@ -79,14 +79,12 @@ impl<E> Condition<E> {
 
     /// `attribute_exists` on a raw attribute (key attributes; used by
     /// `create`, `patch` and `remove`).
-    #[doc(hidden)]
-    pub fn attribute_exists(attribute: &str) -> Self {
+    pub(crate) fn attribute_exists(attribute: &str) -> Self {
         Self::new(Node::KeyFunction("attribute_exists", attribute.to_owned()))
     }
 
     /// `attribute_not_exists` on a raw attribute.
-    #[doc(hidden)]
-    pub fn attribute_not_exists(attribute: &str) -> Self {
+    pub(crate) fn attribute_not_exists(attribute: &str) -> Self {
         Self::new(Node::KeyFunction(
             "attribute_not_exists",
             attribute.to_owned(),
@@ -94,8 +92,7 @@ impl<E> Condition<E> {
     }
 
     /// `attribute BETWEEN low AND high` on a raw attribute (guards).
-    #[doc(hidden)]
-    pub fn attribute_between(
+    pub(crate) fn attribute_between(
         attribute: &'static str,
         low: AttributeValue,
         high: AttributeValue,
@@ -104,8 +101,13 @@ impl<E> Condition<E> {
     }
 
     /// Equality on a raw attribute (the identity attribute, guards).
-    #[doc(hidden)]
-    pub fn attribute_equals(attribute: &str, value: AttributeValue) -> Self {
+    pub(crate) fn attribute_equals(attribute: &str, value: AttributeValue) -> Self {
+        Self::attribute_equals_value(attribute, Ok(value))
+    }
+
+    /// Equality on a raw attribute with a value that may have failed to
+    /// convert (the failure surfaces when the condition renders).
+    pub(crate) fn attribute_equals_value(attribute: &str, value: Value) -> Self {
         Self::new(Node::KeyEquals(attribute.to_owned(), value))
     }
 
@@ -144,7 +146,7 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, AttributeError> {
             format!("{function}({}, {})", p.name(name), value(p, v)?)
         }
         Node::Size(name, op, v) => format!("size({}) {op} {}", p.name(name), p.value(v.clone())),
-        Node::KeyEquals(name, v) => format!("{} = {}", p.name(name), p.value(v.clone())),
+        Node::KeyEquals(name, v) => format!("{} = {}", p.name(name), p.value(v.clone()?)),
         Node::KeyFunction(function, name) => format!("{function}({})", p.name(name)),
         Node::And(a, b) => format!("({} AND {})", render(a, p)?, render(b, p)?),
         Node::Or(a, b) => format!("({} OR {})", render(a, p)?, render(b, p)?),

@@ -275,8 +275,7 @@ impl<E> Update<E> {
 
     /// `SET key = value` for a composed key or an attribute the framework
     /// maintains (generated code and the client).
-    #[doc(hidden)]
-    pub fn set_raw(mut self, attribute: &str, value: AttributeValue) -> Self {
+    pub(crate) fn set_raw(mut self, attribute: &str, value: AttributeValue) -> Self {
         self.sets
             .push((attribute.to_owned(), SetAction::Value(Ok(value))));
         self
@@ -284,8 +283,7 @@ impl<E> Update<E> {
 
     /// `SET attr = if_not_exists(attr, value)` for an attribute the
     /// framework maintains (the key fields of an item an update creates).
-    #[doc(hidden)]
-    pub fn set_raw_if_not_exists(mut self, attribute: &str, value: AttributeValue) -> Self {
+    pub(crate) fn set_raw_if_not_exists(mut self, attribute: &str, value: AttributeValue) -> Self {
         self.sets
             .push((attribute.to_owned(), SetAction::IfNotExists(Ok(value))));
         self
@@ -359,10 +357,15 @@ pub struct IndexChange<E> {
     guards: Vec<Condition<E>>,
 }
 
+impl<E> Default for IndexChange<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<E> IndexChange<E> {
     /// An empty change (generated code fills it).
-    #[doc(hidden)]
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             sets: Vec::new(),
             guards: Vec::new(),
@@ -370,31 +373,24 @@ impl<E> IndexChange<E> {
     }
 
     /// Sets a field.
-    #[doc(hidden)]
-    pub fn field<T: ToAttribute>(mut self, attribute: &str, value: &T) -> Self {
-        let value = value
-            .to_attribute()
-            .map(|v| v.unwrap_or(AttributeValue::Null(true)));
+    pub(crate) fn field(mut self, attribute: &str, value: Value) -> Self {
         self.sets.push((attribute.to_owned(), value));
         self
     }
 
     /// Sets a recomposed key.
-    #[doc(hidden)]
-    pub fn key(mut self, attribute: &str, key: String) -> Self {
+    pub(crate) fn key(mut self, attribute: &str, key: String) -> Self {
         self.sets
             .push((attribute.to_owned(), Ok(AttributeValue::S(key))));
         self
     }
 
     /// Requires a table key composite, used in a recomposed key, to hold the
-    /// value it was given.
-    #[doc(hidden)]
-    pub fn guard<T: ToAttribute>(mut self, attribute: &str, value: &T) -> Self {
-        if let Ok(Some(value)) = value.to_attribute() {
-            self.guards
-                .push(Condition::attribute_equals(attribute, value));
-        }
+    /// value it was given. A value that fails to convert fails the update
+    /// when it renders, never drops the guard.
+    pub(crate) fn guard(mut self, attribute: &str, value: Value) -> Self {
+        self.guards
+            .push(Condition::attribute_equals_value(attribute, value));
         self
     }
 }

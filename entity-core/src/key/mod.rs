@@ -19,6 +19,8 @@ pub(crate) use timestamp::time_impl;
 #[allow(unused_imports)]
 pub(crate) use timestamp::Civil;
 
+use crate::attr::AttributeError;
+use aws_sdk_dynamodb::types::AttributeValue;
 use std::fmt;
 
 /// A value that can be a composite of a DynamoDB key.
@@ -73,12 +75,19 @@ pub trait KeyArg<T: KeyPart> {
     fn arg_len_hint(&self) -> usize {
         24
     }
+
+    /// The argument as the attribute value of a `T` field (group setters
+    /// store the composites they set).
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError>;
 }
 
 impl<T: KeyPart> KeyArg<T> for T {
     #[inline]
     fn encode_arg(&self, out: &mut String) {
         self.encode_key(out)
+    }
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        self.to_attribute()
     }
     #[inline]
     fn arg_len_hint(&self) -> usize {
@@ -91,6 +100,9 @@ impl<T: KeyPart> KeyArg<T> for &T {
     fn encode_arg(&self, out: &mut String) {
         (**self).encode_key(out)
     }
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        (**self).to_attribute()
+    }
     #[inline]
     fn arg_len_hint(&self) -> usize {
         (**self).key_len_hint()
@@ -101,6 +113,9 @@ impl KeyArg<String> for &str {
     #[inline]
     fn encode_arg(&self, out: &mut String) {
         escape_into(self, out)
+    }
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        Ok(Some(AttributeValue::S((*self).to_owned())))
     }
     #[inline]
     fn arg_len_hint(&self) -> usize {

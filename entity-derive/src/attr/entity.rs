@@ -241,7 +241,9 @@ fn read_table_key(cx: &Ctxt, raw: &mut RawEntity, attr: &syn::Attribute) {
 /// code): `by_project(gsi = "gsi1", pk(...), sk(...))`.
 fn read_index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawIndex>> {
     let Some(name) = meta.path.get_ident().cloned() else {
-        return Err(meta.error("expected an index name, such as `by_project(gsi = \"gsi1\", pk(...))`"));
+        return Err(
+            meta.error("expected an index name, such as `by_project(gsi = \"gsi1\", pk(...))`")
+        );
     };
     if meta.input.peek(syn::Token![=]) {
         return Err(meta.error(
@@ -366,11 +368,19 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
                     "`collection` is a name, `collection = \"tenantMembers\"`, or a path of names for a sub-collection, `collection = [\"contributions\", \"assignments\"]` (non-empty, without `#`)",
                 );
             }
-            set_once(cx, meta, &mut index.collection, path.map(|p| (p, expr.span())));
+            set_once(
+                cx,
+                meta,
+                &mut index.collection,
+                path.map(|p| (p, expr.span())),
+            );
         }
         "clustered" | "isolated" if meta.input.is_empty() || meta.input.peek(syn::Token![,]) => {
             if index.clustered.is_some() {
-                cx.error(&meta.path, "an index is `clustered` or `isolated`, written once: keep one");
+                cx.error(
+                    &meta.path,
+                    "an index is `clustered` or `isolated`, written once: keep one",
+                );
             } else {
                 index.clustered = Some((meta.path.is_ident("clustered"), meta.path.span()));
             }

@@ -40,7 +40,16 @@ pub fn set_once<T>(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<T>, valu
 
 /// Sets a flag key (`serde`, `clustered`), refusing it twice.
 pub fn set_flag(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<Span>) {
-    set_once(cx, meta, slot, Some(meta.path.get_ident().map_or_else(Span::call_site, syn::Ident::span)));
+    set_once(
+        cx,
+        meta,
+        slot,
+        Some(
+            meta.path
+                .get_ident()
+                .map_or_else(Span::call_site, syn::Ident::span),
+        ),
+    );
 }
 
 /// Reports an unknown key and skips its value, so later keys are still read.

@@ -27,12 +27,18 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
 fn key_text_names(cx: &Ctxt, entity: &Entity) {
     let named = [
         ("entity name", Some((&entity.name, entity.name_span))),
-        ("schema name", entity.schema_span.map(|s| (&entity.schema, s))),
+        (
+            "schema name",
+            entity.schema_span.map(|s| (&entity.schema, s)),
+        ),
     ];
     for (what, value) in named {
         let Some((value, span)) = value else { continue };
         if let Some(problem) = segment_problem(value) {
-            cx.error_at(span, format!("the {what} {problem}: it is a segment of every key"));
+            cx.error_at(
+                span,
+                format!("the {what} {problem}: it is a segment of every key"),
+            );
         }
     }
 }
@@ -95,9 +101,7 @@ fn table_and_index_names(cx: &Ctxt, entity: &Entity) {
 fn dynamodb_name_problem(name: &str) -> Option<String> {
     let len = name.chars().count();
     if !(3..=255).contains(&len) {
-        return Some(format!(
-            "has {len} characters; DynamoDB takes 3 to 255"
-        ));
+        return Some(format!("has {len} characters; DynamoDB takes 3 to 255"));
     }
     let bad = name
         .chars()
@@ -151,7 +155,11 @@ fn casing_only_on_default_format(cx: &Ctxt, entity: &Entity) {
 fn literal_key_lengths(cx: &Ctxt, entity: &Entity) {
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         for (which, key) in index.keys() {
-            let max = if which == "pk" { MAX_PK_BYTES } else { MAX_SK_BYTES };
+            let max = if which == "pk" {
+                MAX_PK_BYTES
+            } else {
+                MAX_SK_BYTES
+            };
             let literal: usize = key
                 .pieces()
                 .iter()

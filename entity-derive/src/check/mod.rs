@@ -15,10 +15,12 @@ use std::collections::HashMap;
 
 pub use names::Skipped;
 
-/// The attribute holding the entity name in every item.
-pub const IDENTITY_ATTRIBUTE: &str = "__entity";
-/// The attribute holding the entity version in every item.
-pub const VERSION_ATTRIBUTE: &str = "__version";
+/// The attributes holding the entity name and version in every item:
+/// `entity_core::__private::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE}`, which
+/// the generated code uses (the derive cannot depend on the runtime; a test
+/// in `tests/tests/hygiene.rs` pins the two to each other).
+const IDENTITY_ATTRIBUTE: &str = "__entity";
+const VERSION_ATTRIBUTE: &str = "__version";
 
 /// Checks the entity; returns what the fallback expansion must leave out
 /// (generated items whose names collide).

@@ -29,9 +29,10 @@ impl Taken {
     /// returns false.
     fn take(&mut self, cx: &Ctxt, name: String, owner: String, span: Span, fix: &str) -> bool {
         if let Some((_, earlier)) = self.names.iter().find(|(n, _)| *n == name) {
-            cx.error_at(span, format!(
-                "{owner} would generate `{name}`, which is already {earlier}; {fix}"
-            ));
+            cx.error_at(
+                span,
+                format!("{owner} would generate `{name}`, which is already {earlier}; {fix}"),
+            );
             return false;
         }
         self.names.push((name, owner));
@@ -50,7 +51,10 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     };
     for group in groups(entity) {
         let name = setter_name(entity, &group).to_string();
-        let owner = format!("the group setter of field `{}`", entity.fields[group[0]].ident);
+        let owner = format!(
+            "the group setter of field `{}`",
+            entity.fields[group[0]].ident
+        );
         let span = entity.fields[group[0]].ident.span();
         if !methods.take(cx, name, owner, span, "rename one of the fields") {
             skipped.setters.push(group[0]);
@@ -63,7 +67,9 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     for (position, index) in entity.indexes.iter().enumerate() {
         // A repeated index name has its own error (`unique_index_names`).
         let repeated = index.name == "primary"
-            || entity.indexes[..position].iter().any(|i| i.name == index.name);
+            || entity.indexes[..position]
+                .iter()
+                .any(|i| i.name == index.name);
         if repeated {
             skipped.indexes.push(position);
             continue;
@@ -131,7 +137,9 @@ fn stage_methods(cx: &Ctxt, entity: &Entity, index: &Index) -> bool {
         };
         if k == 0 && sk.composites.len() >= 2 {
             for n in ["sk_gt", "sk_gte", "sk_lt", "sk_lte", "sk_between"] {
-                taken.names.push((n.to_owned(), format!("the whole-sort-key comparison `{n}`")));
+                taken
+                    .names
+                    .push((n.to_owned(), format!("the whole-sort-key comparison `{n}`")));
             }
         }
         let field = entity.fields[c.field].ident.to_string();

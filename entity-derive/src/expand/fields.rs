@@ -4,13 +4,13 @@
 //! A table key composite has role `TableKeyComposite` and no setter at all.
 //! Index key composites that share an index key form a group (the connected
 //! fields across all secondary index keys); each group gets a marker role,
-//! named after its fields (`TaskPriorityStatusTogether`), that updates
-//! refuse, and one setter, `Task::set_priority_status(..)`, that sets the
-//! fields and recomposes every index key they are part of.
+//! named after its setter (`TaskSetPriorityStatus`), that updates refuse
+//! with an error naming it, and one setter, `Task::set_priority_status(..)`,
+//! that sets the fields and recomposes every index key they are part of.
 
 use crate::model::names::{field_name, groups, key_names, pascal, setter_name, table_key_fields};
 use crate::model::{Entity, IndexKind};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
@@ -36,7 +36,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     for group in &groups {
         let names: Vec<String> = group.iter().map(|&f| field_name(entity, f)).collect();
         let marker = format_ident!(
-            "{}{}Together",
+            "{}Set{}",
             ident,
             names.iter().map(|n| pascal(n)).collect::<String>()
         );
@@ -72,7 +72,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     });
     let inits = entity.fields.iter().map(|field| {
         let (name, attribute) = (field.ident, &field.attribute);
-        quote!(#name: #krate::expr::Attr::new(#attribute))
+        quote!(#name: #krate::__private::attr(#attribute))
     });
     let doc_fields = format!("Handles on `{ident}`'s fields, for conditions, filters and updates.");
     quote! {
@@ -124,27 +124,30 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
             let compose_of = key_names(index, which).compose_of;
             let args = key.composites.iter().map(|c| {
                 let name = entity.fields[c.field].ident;
-                quote!(&#name)
+                quote!(#krate::__private::ArgRef(&#name))
             });
             let attribute = &key.attribute;
-            keys.extend(quote!(.key(#attribute, Self::#compose_of(#(#args),*))));
+            keys.extend(quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));));
         }
     }
     guards.sort_unstable();
+    // The same argument types as the key constructors (`&str` or `String`
+    // for a `String`).
     let params = group.iter().chain(&guards).map(|&f| {
         let field = &entity.fields[f];
         let (name, ty) = (field.ident, field.ty);
-        quote!(#name: #ty)
+        quote!(#name: impl #krate::KeyArg<#ty>)
     });
+    let steps = quote!(#krate::__private::IndexChangeSteps);
     let sets = group.iter().map(|&f| {
         let field = &entity.fields[f];
-        let (name, attribute) = (field.ident, &field.attribute);
-        quote!(.field(#attribute, &#name))
+        let (name, attribute, ty) = (field.ident, &field.attribute, field.ty);
+        quote!(let __entity_change = #steps::field::<#ty>(__entity_change, #attribute, &#name);)
     });
     let guard_calls = guards.iter().map(|&f| {
         let field = &entity.fields[f];
-        let (name, attribute) = (field.ident, &field.attribute);
-        quote!(.guard(#attribute, &#name))
+        let (name, attribute, ty) = (field.ident, &field.attribute, field.ty);
+        quote!(let __entity_change = #steps::guard::<#ty>(__entity_change, #attribute, &#name);)
     });
     let names = group
         .iter()
@@ -165,11 +168,14 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
             " Those keys also hold the table key composites {guard_names}: the update is conditioned on the item holding the values given."
         ));
     }
-    let _ = Span::call_site();
     quote! {
         #[doc = #doc]
         pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
-            #krate::expr::IndexChange::new() #(#sets)* #keys #(#guard_calls)*
+            let __entity_change: #krate::expr::IndexChange<Self> = #krate::__private::IndexChangeSteps::start();
+            #(#sets)*
+            #keys
+            #(#guard_calls)*
+            __entity_change
         }
     }
 }

@@ -1,7 +1,6 @@
 //! `Entity::to_item`, `from_item` and `primary_key`: field-by-field attribute
 //! conversion with no intermediate representation.
 
-use crate::check::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE};
 use crate::model::{Entity, IndexKind};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -57,7 +56,7 @@ fn to_item(entity: &Entity) -> TokenStream {
             let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
             #(#fields)*
             #keys
-            #private::put_identity(&mut __entity_item, #IDENTITY_ATTRIBUTE, #name, #VERSION_ATTRIBUTE, #version);
+            #private::put_identity(&mut __entity_item, #private::IDENTITY_ATTRIBUTE, #name, #private::VERSION_ATTRIBUTE, #version);
             ::core::result::Result::Ok(__entity_item)
         }
     }
@@ -84,7 +83,7 @@ fn from_item(entity: &Entity) -> TokenStream {
     });
     quote! {
         fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
-            #private::check_identity(&__entity_item, #IDENTITY_ATTRIBUTE, #name)?;
+            #private::check_identity(&__entity_item, #private::IDENTITY_ATTRIBUTE, #name)?;
             #(let mut #slots: ::core::option::Option<#private::AttributeValue> = ::core::option::Option::None;)*
             // One pass, no hashing: each attribute is moved to its field's
             // slot or dropped.

@@ -174,4 +174,3 @@ fn composite_fields<'e>(entity: &'e Entity, key: &Key) -> Vec<&'e Field<'e>> {
         .map(|c| &entity.fields[c.field])
         .collect()
 }
-

@@ -1,6 +1,5 @@
 //! `Entity::MODEL`: the static description the client reads.
 
-use crate::check::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -29,8 +28,8 @@ pub fn expand(entity: &Entity) -> TokenStream {
             schema: #schema,
             schema_version: #schema_version,
             table: #table,
-            identity_attribute: #IDENTITY_ATTRIBUTE,
-            version_attribute: #VERSION_ATTRIBUTE,
+            identity_attribute: #krate::__private::IDENTITY_ATTRIBUTE,
+            version_attribute: #krate::__private::VERSION_ATTRIBUTE,
             primary: #primary,
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],

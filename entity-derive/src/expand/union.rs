@@ -46,6 +46,7 @@ pub fn expand(union: &Union) -> TokenStream {
 fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let krate = &union.krate;
     let c = quote!(#krate::collection);
+    let h = quote!(#krate::__private::collection);
     let path = &union.path;
     let display = path.join(" > ");
     let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
@@ -69,13 +70,13 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         let wrong_pk = format!("`{name}` composes the partition key of `{display}` from other fields than the collection's `pk({pk_list})`: give its collection index `pk({pk_list})`");
         let pk_idx = format_ident!("__ENTITY_PK_IDX_{}", i);
         checks.extend(quote_spanned! {span=>
-            const #idx_i: usize = #c::find(<#ty as #krate::CollectionMember>::COLLECTIONS, __ENTITY_PATH);
-            const #spec_i: &#c::CollectionSpec = #c::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
+            const #idx_i: usize = #h::find(<#ty as #krate::CollectionMember>::COLLECTIONS, __ENTITY_PATH);
+            const #spec_i: &#c::CollectionSpec = #h::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
             const _: () = ::core::assert!(#idx_i != usize::MAX, #not_member);
-            const _: () = ::core::assert!(#idx_i == usize::MAX || #c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]), #wrong_pk);
+            const _: () = ::core::assert!(#idx_i == usize::MAX || #h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]), #wrong_pk);
             // The composite types are compared only when the names agree:
             // other names are reported above, once.
-            const #pk_idx: usize = if #idx_i != usize::MAX && #c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) { #idx_i } else { usize::MAX };
+            const #pk_idx: usize = if #idx_i != usize::MAX && #h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) { #idx_i } else { usize::MAX };
             const _: fn() = || {
                 fn same<A: #c::SameTypes<B>, B>() {}
                 same::<<#ty as #c::CollectionPk<#pk_idx>>::Pk, (#(#pk_types,)*)>();
@@ -91,16 +92,16 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
             let earlier = &idx[..j];
             let reference = quote!(#idx_j != usize::MAX #(&& #earlier == usize::MAX)*);
             let layout = [
-                (quote!(#c::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
-                (quote!(#c::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
-                (quote!(#c::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
+                (quote!(#h::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
+                (quote!(#h::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
+                (quote!(#h::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
                 (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
                 // The partition key text: the query composes it from the first
                 // member, so any difference (schema, versions, casing, attribute
                 // names) would put a member in another partition.
                 // (Reported only when both compose from the declared fields;
                 // a field mismatch has its own error.)
-                (quote!(!(#c::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #c::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #c::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
+                (quote!(!(#h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #h::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #h::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
             ];
             let mut prior = quote!(#idx_i != usize::MAX && #reference);
             for (condition, message) in layout {
@@ -121,14 +122,14 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
             let other_name = other_ty.to_token_stream().to_string();
             let (spec_j, agrees_j) = (&spec[j], &agrees[j]);
             let clash = format_ident!("__ENTITY_CLASH_{}_{}", i, j);
-            let same_name = quote!(#c::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
+            let same_name = quote!(#h::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
             let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
             let prefix_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version");
             let first = quote!(#clash #(&& !#clashes)*);
             checks.extend(quote_spanned! {span=>
                 const #clash: bool = #agrees_i && #agrees_j && (#same_name
-                    || #c::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
-                    || #c::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
+                    || #h::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
+                    || #h::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
                 const _: () = ::core::assert!(!(#first && #same_name), #same_name_message);
                 const _: () = ::core::assert!(!(#first && !#same_name), #prefix_message);
             });
@@ -142,7 +143,7 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
 /// The query accessor, the grouped results and the trait impls.
 fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let krate = &union.krate;
-    let c = quote!(#krate::collection);
+    let h = quote!(#krate::__private::collection);
     let ident = union.ident;
     let vis = union.vis;
     let path = &union.path;
@@ -174,8 +175,8 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         Some(first) => quote! {
             #[doc = #doc_query]
             pub fn query(#(#params),*) -> #krate::Query<Self> {
-                let spec = #c::spec_at(<#first as #krate::CollectionMember>::COLLECTIONS, #c::find(<#first as #krate::CollectionMember>::COLLECTIONS, &[#(#path),*]));
-                let pk = #c::compose_pk(spec, &[#(#encoders),*]);
+                let spec = #h::spec_at(<#first as #krate::CollectionMember>::COLLECTIONS, #h::find(<#first as #krate::CollectionMember>::COLLECTIONS, &[#(#path),*]));
+                let pk = #h::compose_pk(spec, &[#(#encoders),*]);
                 let query = #krate::Query::new(::core::option::Option::Some(spec.index_name), spec.pk_attribute, pk);
                 match spec.collection_prefixes.get(#depth - 1) {
                     // Clustered: the collection's own sort key prefix, closed

@@ -330,7 +330,13 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
             if !raw.pk_written {
                 cx.error(&input.ident, "missing `#[pk(...)]`: every entity needs a partition key, such as `#[pk(user_id)]`");
             }
-            naming.key(cx, &attr::empty_key(input.ident.span()), "pk", entity_casing, Role::Plain)
+            naming.key(
+                cx,
+                &attr::empty_key(input.ident.span()),
+                "pk",
+                entity_casing,
+                Role::Plain,
+            )
         }
     };
     let sk = raw
@@ -454,7 +460,10 @@ struct Naming<'n, 'a> {
 impl Naming<'_, '_> {
     fn field(&self, cx: &Ctxt, ident: &Ident) -> Option<usize> {
         use syn::ext::IdentExt;
-        let found = self.fields.iter().position(|f| f.ident.unraw() == ident.unraw());
+        let found = self
+            .fields
+            .iter()
+            .position(|f| f.ident.unraw() == ident.unraw());
         if found.is_none() {
             let names: Vec<String> = self.fields.iter().map(|f| f.ident.to_string()).collect();
             cx.error(
