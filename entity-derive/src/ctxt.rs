@@ -77,3 +77,29 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_returns_every_error() {
+        let cx = Ctxt::new();
+        cx.error_at(proc_macro2::Span::call_site(), "first");
+        cx.error_at(proc_macro2::Span::call_site(), "second");
+        let errors = cx.check().unwrap_err().to_string();
+        assert!(errors.contains("first") && errors.contains("second"));
+    }
+
+    #[test]
+    fn check_without_errors_is_ok() {
+        assert!(Ctxt::new().check().is_ok());
+    }
+
+    #[test]
+    #[should_panic(expected = "dropped without being checked")]
+    fn an_unchecked_context_panics() {
+        let cx = Ctxt::new();
+        cx.error_at(proc_macro2::Span::call_site(), "lost");
+    }
+}
