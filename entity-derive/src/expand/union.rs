@@ -44,32 +44,81 @@ pub fn expand(union: &Union) -> TokenStream {
 
 /// The `const` assertions on the members' agreement.
 fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
-    let krate = &union.krate;
-    let c = quote!(#krate::collection);
-    let h = quote!(#krate::__private::collection);
-    let path = &union.path;
-    let display = path.join(" > ");
-    let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
-    let pk_list = pk_names.join(", ");
-    let pk_types: Vec<&Type> = union.pk.iter().map(|f| &f.ty).collect();
-    let idx: Vec<Ident> = (0..members.len())
-        .map(|i| format_ident!("__ENTITY_IDX_{}", i))
-        .collect();
-    let spec: Vec<Ident> = (0..members.len())
-        .map(|i| format_ident!("__ENTITY_SPEC_{}", i))
-        .collect();
-    let agrees: Vec<Ident> = (0..members.len())
-        .map(|i| format_ident!("__ENTITY_AGREES_{}", i))
-        .collect();
-    let mut checks = TokenStream::new();
-    for (i, &(_, ty)) in members.iter().enumerate() {
-        let (idx_i, spec_i, agrees_i) = (&idx[i], &spec[i], &agrees[i]);
-        let name = ty.to_token_stream().to_string();
-        let span = ty.span();
-        let not_member = format!("`{name}` is not in collection `{display}`: add `collection = {}` to one of its indexes", collection_literal(path));
+    let checks = Checks::new(union, members);
+    let mut out = TokenStream::new();
+    for i in 0..members.len() {
+        out.extend(checks.membership(i));
+        out.extend(checks.layout(i));
+        out.extend(checks.clashes(i));
+    }
+    out
+}
+
+/// What the checks of every member share: the runtime paths, the declared
+/// partition key, and the names of the per-member constants.
+struct Checks<'u> {
+    union: &'u Union<'u>,
+    members: &'u [(&'u Ident, &'u Type)],
+    krate: &'u TokenStream,
+    c: TokenStream,
+    h: TokenStream,
+    display: String,
+    pk_names: Vec<String>,
+    pk_list: String,
+    idx: Vec<Ident>,
+    spec: Vec<Ident>,
+    agrees: Vec<Ident>,
+}
+
+impl<'u> Checks<'u> {
+    fn new(union: &'u Union<'u>, members: &'u [(&'u Ident, &'u Type)]) -> Self {
+        let krate = &union.krate;
+        let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
+        let names = |prefix: &str| -> Vec<Ident> {
+            (0..members.len())
+                .map(|i| format_ident!("{}{}", prefix, i))
+                .collect()
+        };
+        Checks {
+            union,
+            members,
+            krate,
+            c: quote!(#krate::collection),
+            h: quote!(#krate::__private::collection),
+            display: union.path.join(" > "),
+            pk_list: pk_names.join(", "),
+            pk_names,
+            idx: names("__ENTITY_IDX_"),
+            spec: names("__ENTITY_SPEC_"),
+            agrees: names("__ENTITY_AGREES_"),
+        }
+    }
+
+    /// Member `i`'s type and its name as written, for messages.
+    fn member(&self, i: usize) -> (&'u Type, String) {
+        let ty = self.members[i].1;
+        (ty, ty.to_token_stream().to_string())
+    }
+
+    /// Member `i` is in the collection, with the declared partition key
+    /// fields and their types.
+    fn membership(&self, i: usize) -> TokenStream {
+        let Checks {
+            krate,
+            c,
+            h,
+            display,
+            pk_names,
+            pk_list,
+            ..
+        } = self;
+        let (ty, name) = self.member(i);
+        let (idx_i, spec_i) = (&self.idx[i], &self.spec[i]);
+        let pk_types: Vec<&Type> = self.union.pk.iter().map(|f| &f.ty).collect();
+        let not_member = format!("`{name}` is not in collection `{display}`: add `collection = {}` to one of its indexes", collection_literal(&self.union.path));
         let wrong_pk = format!("`{name}` composes the partition key of `{display}` from other fields than the collection's `pk({pk_list})`: give its collection index `pk({pk_list})`");
         let pk_idx = format_ident!("__ENTITY_PK_IDX_{}", i);
-        checks.extend(quote_spanned! {span=>
+        quote_spanned! {ty.span()=>
             const #idx_i: usize = #h::find(<#ty as #krate::CollectionMember>::COLLECTIONS, __ENTITY_PATH);
             const #spec_i: &#c::CollectionSpec = #h::spec_at(<#ty as #krate::CollectionMember>::COLLECTIONS, #idx_i);
             const _: () = ::core::assert!(#idx_i != usize::MAX, #not_member);
@@ -81,30 +130,23 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
                 fn same<A: #c::SameTypes<B>, B>() {}
                 same::<<#ty as #c::CollectionPk<#pk_idx>>::Pk, (#(#pk_types,)*)>();
             };
-        });
-        // The layout (physical index, key attributes, clustered) is compared
-        // with the first earlier member in the collection only, and stops at
-        // the first difference: one mistake, one error.
+        }
+    }
+
+    /// The layout (physical index, key attributes, clustered) is compared
+    /// with the first earlier member in the collection only, and stops at
+    /// the first difference: one mistake, one error. Ends with member `i`'s
+    /// `__ENTITY_AGREES_i`.
+    fn layout(&self, i: usize) -> TokenStream {
+        let span = self.member(i).0.span();
+        let (idx_i, agrees_i) = (&self.idx[i], &self.agrees[i]);
+        let mut checks = TokenStream::new();
         let mut agree = quote!(#idx_i != usize::MAX);
-        for (j, &(_, other_ty)) in members.iter().enumerate().take(i) {
-            let other_name = other_ty.to_token_stream().to_string();
-            let (idx_j, spec_j) = (&idx[j], &spec[j]);
-            let earlier = &idx[..j];
+        for j in 0..i {
+            let (idx_j, earlier) = (&self.idx[j], &self.idx[..j]);
             let reference = quote!(#idx_j != usize::MAX #(&& #earlier == usize::MAX)*);
-            let layout = [
-                (quote!(#h::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
-                (quote!(#h::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
-                (quote!(#h::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
-                (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
-                // The partition key text: the query composes it from the first
-                // member, so any difference (schema, versions, casing, attribute
-                // names) would put a member in another partition.
-                // (Reported only when both compose from the declared fields;
-                // a field mismatch has its own error.)
-                (quote!(!(#h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #h::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #h::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
-            ];
             let mut prior = quote!(#idx_i != usize::MAX && #reference);
-            for (condition, message) in layout {
+            for (condition, message) in self.layout_rules(i, j) {
                 checks.extend(quote_spanned! {span=>
                     const _: () = ::core::assert!(!(#prior) || #condition, #message);
                 });
@@ -115,83 +157,104 @@ fn member_checks(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         checks.extend(quote_spanned! {span=>
             const #agrees_i: bool = #agree;
         });
-        // Names and sort key prefixes are compared with every earlier member
-        // that agrees on the layout; each member reports its first clash.
-        let mut clashes = Vec::new();
-        for (j, &(_, other_ty)) in members.iter().enumerate().take(i) {
-            let other_name = other_ty.to_token_stream().to_string();
-            let (spec_j, agrees_j) = (&spec[j], &agrees[j]);
-            let clash = format_ident!("__ENTITY_CLASH_{}_{}", i, j);
-            let same_name = quote!(#h::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
-            let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
-            let prefix_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version");
-            let first = quote!(#clash #(&& !#clashes)*);
-            checks.extend(quote_spanned! {span=>
-                const #clash: bool = #agrees_i && #agrees_j && (#same_name
-                    || #h::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
-                    || #h::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
-                const _: () = ::core::assert!(!(#first && #same_name), #same_name_message);
-                const _: () = ::core::assert!(!(#first && !#same_name), #prefix_message);
-            });
-            clashes.push(clash);
-        }
+        checks
     }
 
-    checks
+    /// What members `i` and `j` must share, in the order checked, each with
+    /// its message.
+    fn layout_rules(&self, i: usize, j: usize) -> [(TokenStream, String); 5] {
+        let Checks {
+            h,
+            display,
+            pk_names,
+            ..
+        } = self;
+        let ((_, name), (_, other_name)) = (self.member(i), self.member(j));
+        let (spec_i, spec_j) = (&self.spec[i], &self.spec[j]);
+        [
+            (quote!(#h::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
+            (quote!(#h::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
+            (quote!(#h::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
+            (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
+            // The partition key text: the query composes it from the first
+            // member, so any difference (schema, versions, casing, attribute
+            // names) would put a member in another partition.
+            // (Reported only when both compose from the declared fields;
+            // a field mismatch has its own error.)
+            (quote!(!(#h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #h::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #h::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
+        ]
+    }
+
+    /// Names and sort key prefixes are compared with every earlier member
+    /// that agrees on the layout; each member reports its first clash.
+    fn clashes(&self, i: usize) -> TokenStream {
+        let mut checks = TokenStream::new();
+        let mut clashes = Vec::new();
+        for j in 0..i {
+            let clash = format_ident!("__ENTITY_CLASH_{}_{}", i, j);
+            checks.extend(self.clash(i, j, &clash, &clashes));
+            clashes.push(clash);
+        }
+        checks
+    }
+
+    /// Whether members `i` and `j` clash, reported unless an earlier clash
+    /// of member `i` was.
+    fn clash(&self, i: usize, j: usize, clash: &Ident, earlier: &[Ident]) -> TokenStream {
+        let Checks {
+            krate, h, display, ..
+        } = self;
+        let ((ty, name), (other_ty, other_name)) = (self.member(i), self.member(j));
+        let (spec_i, agrees_i) = (&self.spec[i], &self.agrees[i]);
+        let (spec_j, agrees_j) = (&self.spec[j], &self.agrees[j]);
+        let same_name = quote!(#h::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
+        let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
+        let prefix_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version");
+        let first = quote!(#clash #(&& !#earlier)*);
+        quote_spanned! {ty.span()=>
+            const #clash: bool = #agrees_i && #agrees_j && (#same_name
+                || #h::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
+                || #h::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
+            const _: () = ::core::assert!(!(#first && #same_name), #same_name_message);
+            const _: () = ::core::assert!(!(#first && !#same_name), #prefix_message);
+        }
+    }
 }
 
 /// The query accessor, the grouped results and the trait impls.
 fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
-    let krate = &union.krate;
-    let h = quote!(#krate::__private::collection);
     let ident = union.ident;
-    let vis = union.vis;
-    let path = &union.path;
-    let display = path.join(" > ");
-    let pk_names: Vec<String> = union.pk.iter().map(|f| f.name.to_string()).collect();
-    let pk_list = pk_names.join(", ");
-    let first = members.first().map(|m| m.1);
-    let variants: Vec<&Ident> = members.iter().map(|m| m.0).collect();
-    let types: Vec<&Type> = members.iter().map(|m| m.1).collect();
-    let groups: Vec<Ident> = variants
-        .iter()
-        .map(|v| format_ident!("{}", snake(&v.to_string())))
-        .collect();
     let grouped = format_ident!("{}Items", ident);
-    let params = union.pk.iter().map(|f| {
-        let (name, ty) = (&f.name, &f.ty);
-        quote!(#name: impl #krate::KeyArg<#ty>)
-    });
-    let encoders = union.pk.iter().map(|f| {
-        let (name, ty) = (&f.name, &f.ty);
-        quote!(&|out: &mut ::std::string::String| #krate::KeyArg::<#ty>::encode_arg(&#name, out))
-    });
-    let depth = path.len();
-    let doc_query = format!(
-        "Queries collection `{display}`: every member's items in the partition of `{pk_list}`."
+    let grouped_struct = grouped_struct(union, members, &grouped);
+    let query = members
+        .first()
+        .map(|m| query_fn(union, m.1))
+        .unwrap_or_default();
+    let readable = readable_impl(union);
+    let collection = collection_impl(union, members, &grouped);
+    quote! {
+        #grouped_struct
+
+        #[automatically_derived]
+        impl #ident {
+            #query
+        }
+
+        #readable
+
+        #collection
+    }
+}
+
+/// `TeamItems`: the results of a query, one `Vec` per member.
+fn grouped_struct(union: &Union, members: &[(&Ident, &Type)], grouped: &Ident) -> TokenStream {
+    let vis = union.vis;
+    let types = members.iter().map(|m| m.1);
+    let groups = group_names(members);
+    let doc_grouped = format!(
+        "The results of a `{}` query, one `Vec` per member.",
+        union.ident
     );
-    let doc_grouped = format!("The results of a `{ident}` query, one `Vec` per member.");
-    let query = match first {
-        Some(first) => quote! {
-            #[doc = #doc_query]
-            pub fn query(#(#params),*) -> #krate::Query<Self> {
-                let spec = #h::spec_at(<#first as #krate::CollectionMember>::COLLECTIONS, #h::find(<#first as #krate::CollectionMember>::COLLECTIONS, &[#(#path),*]));
-                let pk = #h::compose_pk(spec, &[#(#encoders),*]);
-                let query = #krate::Query::new(::core::option::Option::Some(spec.index_name), spec.pk_attribute, pk);
-                match spec.collection_prefixes.get(#depth - 1) {
-                    // Clustered: the collection's own sort key prefix, closed
-                    // by the separator so `tenantmembers` never matches
-                    // `tenantmembersx`.
-                    ::core::option::Option::Some(prefix) if spec.clustered => query.with_sort(
-                        spec.sk_attribute,
-                        #krate::SortCondition::BeginsWith(::std::format!("{}#", prefix)),
-                    ),
-                    _ => query,
-                }
-            }
-        },
-        None => TokenStream::new(),
-    };
     quote! {
         #[doc = #doc_grouped]
         #[derive(Default)]
@@ -201,12 +264,68 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
                 pub #groups: ::std::vec::Vec<#types>,
             )*
         }
+    }
+}
 
-        #[automatically_derived]
-        impl #ident {
-            #query
+/// The fields of the grouped results: each variant's name in snake case.
+fn group_names(members: &[(&Ident, &Type)]) -> Vec<Ident> {
+    members
+        .iter()
+        .map(|m| format_ident!("{}", snake(&m.0.to_string())))
+        .collect()
+}
+
+/// `Team::query(..)`: the partition of the collection, composed the way the
+/// first member composes it.
+fn query_fn(union: &Union, first: &Type) -> TokenStream {
+    let krate = &union.krate;
+    let h = quote!(#krate::__private::collection);
+    let path = &union.path;
+    let params = union.pk.iter().map(|f| {
+        let (name, ty) = (&f.name, &f.ty);
+        quote!(#name: impl #krate::KeyArg<#ty>)
+    });
+    let encoders = union.pk.iter().map(|f| {
+        let (name, ty) = (&f.name, &f.ty);
+        quote!(&|out: &mut ::std::string::String| #krate::KeyArg::<#ty>::encode_arg(&#name, out))
+    });
+    let depth = path.len();
+    let pk_list = union
+        .pk
+        .iter()
+        .map(|f| f.name.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let doc_query = format!(
+        "Queries collection `{}`: every member's items in the partition of `{pk_list}`.",
+        path.join(" > ")
+    );
+    quote! {
+        #[doc = #doc_query]
+        pub fn query(#(#params),*) -> #krate::Query<Self> {
+            let spec = #h::spec_at(<#first as #krate::CollectionMember>::COLLECTIONS, #h::find(<#first as #krate::CollectionMember>::COLLECTIONS, &[#(#path),*]));
+            let pk = #h::compose_pk(spec, &[#(#encoders),*]);
+            let query = #krate::Query::new(::core::option::Option::Some(spec.index_name), spec.pk_attribute, pk);
+            match spec.collection_prefixes.get(#depth - 1) {
+                // Clustered: the collection's own sort key prefix, closed
+                // by the separator so `tenantmembers` never matches
+                // `tenantmembersx`.
+                ::core::option::Option::Some(prefix) if spec.clustered => query.with_sort(
+                    spec.sk_attribute,
+                    #krate::SortCondition::BeginsWith(::std::format!("{}#", prefix)),
+                ),
+                _ => query,
+            }
         }
+    }
+}
 
+/// `Readable`, so the client reads the union like an entity.
+fn readable_impl(union: &Union) -> TokenStream {
+    let krate = &union.krate;
+    let ident = union.ident;
+    let display = union.path.join(" > ");
+    quote! {
         #[automatically_derived]
         impl #krate::Readable for #ident {
             const TYPE_NAME: &'static str = #display;
@@ -223,30 +342,26 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
                 <Self as #krate::Collection>::key_attributes()
             }
         }
+    }
+}
 
+/// `Collection`: decoding into the enum, grouping, and the key attributes
+/// of every member.
+fn collection_impl(union: &Union, members: &[(&Ident, &Type)], grouped: &Ident) -> TokenStream {
+    let krate = &union.krate;
+    let ident = union.ident;
+    let path = &union.path;
+    let variants = members.iter().map(|m| m.0);
+    let types: Vec<&Type> = members.iter().map(|m| m.1).collect();
+    let groups = group_names(members);
+    let decode = decode_fn(union, members);
+    quote! {
         #[automatically_derived]
         impl #krate::Collection for #ident {
             const PATH: &'static [&'static str] = &[#(#path),*];
             type Grouped = #grouped;
 
-            fn decode(item: #krate::Item) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
-                // Which member, found without copying the name.
-                let member = match item.get(<#first as #krate::Entity>::MODEL.identity_attribute) {
-                    ::core::option::Option::Some(#krate::__private::AttributeValue::S(name)) => {
-                        [#(<#types as #krate::Entity>::MODEL.name),*].iter().position(|member| *member == name.as_str())
-                    }
-                    _ => ::core::option::Option::None,
-                };
-                let mut __entity_position = 0usize;
-                #(
-                    if member == ::core::option::Option::Some(__entity_position) {
-                        return <#types as #krate::Entity>::from_item(item).map(|e| ::core::option::Option::Some(Self::#variants(e)));
-                    }
-                    __entity_position += 1;
-                )*
-                let _ = __entity_position;
-                ::core::result::Result::Ok(::core::option::Option::None)
-            }
+            #decode
 
             fn group(self, grouped: &mut Self::Grouped) {
                 match self {
@@ -265,6 +380,34 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
                 )*
                 out
             }
+        }
+    }
+}
+
+/// `Collection::decode`: the member named by the item's identity attribute.
+fn decode_fn(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
+    let krate = &union.krate;
+    let first = members.first().map(|m| m.1);
+    let variants = members.iter().map(|m| m.0);
+    let types: Vec<&Type> = members.iter().map(|m| m.1).collect();
+    quote! {
+        fn decode(item: #krate::Item) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
+            // Which member, found without copying the name.
+            let member = match item.get(<#first as #krate::Entity>::MODEL.identity_attribute) {
+                ::core::option::Option::Some(#krate::__private::AttributeValue::S(name)) => {
+                    [#(<#types as #krate::Entity>::MODEL.name),*].iter().position(|member| *member == name.as_str())
+                }
+                _ => ::core::option::Option::None,
+            };
+            let mut __entity_position = 0usize;
+            #(
+                if member == ::core::option::Option::Some(__entity_position) {
+                    return <#types as #krate::Entity>::from_item(item).map(|e| ::core::option::Option::Some(Self::#variants(e)));
+                }
+                __entity_position += 1;
+            )*
+            let _ = __entity_position;
+            ::core::result::Result::Ok(::core::option::Option::None)
         }
     }
 }
