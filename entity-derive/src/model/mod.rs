@@ -220,6 +220,15 @@ impl Entity<'_> {
 }
 
 impl Key {
+    /// Appends a segment holding `field`'s value after `label`.
+    fn push_field(&mut self, label: String, field: usize, token: Span) {
+        self.segments.push(Segment::Field {
+            label,
+            composite: self.composites.len(),
+        });
+        self.composites.push(Composite { field, token });
+    }
+
     fn remove_composites(&mut self, mut refused: impl FnMut(&Composite) -> bool) {
         let mut renumbered = Vec::new();
         let mut kept = 0;
@@ -256,6 +265,50 @@ impl Index {
 /// Builds the model, reporting what cannot be resolved. Cross-cutting rules
 /// are `check.rs`'s.
 pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
+    let named = named_fields(cx, input)?;
+    let raw = attr::read_entity(cx, &input.attrs);
+    let fields: Vec<Field> = named
+        .named
+        .iter()
+        .map(|f| build_field(cx, f, &raw))
+        .collect();
+    let name = raw
+        .name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| input.ident.to_string());
+    let entity_casing = raw.casing.map_or(Casing::Lower, |c| c.0);
+    let naming = Naming::new(&raw, &name, &fields);
+    let primary = build_primary(cx, &naming, &raw, input, entity_casing);
+    let indexes = raw
+        .indexes
+        .iter()
+        .filter_map(|index| build_index(cx, &naming, index, &primary, entity_casing))
+        .collect();
+
+    let schema_version = naming.schema_version;
+    Some(Entity {
+        ident: &input.ident,
+        vis: &input.vis,
+        krate: entity_crate_path(&raw),
+        name: name.clone(),
+        name_span: raw.name.as_ref().map_or(input.ident.span(), LitStr::span),
+        version: raw.version.map_or(1, |v| v.0),
+        schema: raw.schema.as_ref().map(LitStr::value).unwrap_or_default(),
+        schema_span: raw.schema.as_ref().map(LitStr::span),
+        schema_version,
+        table: raw.table.clone(),
+        fields,
+        primary,
+        indexes,
+        omit_setters: Vec::new(),
+        omit_stages: Vec::new(),
+    })
+}
+
+/// The fields of a non-generic struct with named fields; anything else is
+/// reported and has no model.
+fn named_fields<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<&'a syn::FieldsNamed> {
     let named = match &input.data {
         syn::Data::Struct(syn::DataStruct {
             fields: syn::Fields::Named(named),
@@ -276,52 +329,49 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         );
         return None;
     }
-    let raw = attr::read_entity(cx, &input.attrs);
-    let fields: Vec<Field> = named
-        .named
-        .iter()
-        .map(|f| {
-            let ident = f.ident.as_ref().expect("named field");
-            let raw_field = attr::read_field(cx, &f.attrs);
-            let attribute_span = raw_field.rename.as_ref().map_or(ident.span(), LitStr::span);
-            let name = ident.to_string();
-            let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-            let attribute = match (&raw_field.rename, raw.rename_all) {
-                (Some(lit), _) => lit.value(),
-                (None, Some(rule)) => rule.apply(&name),
-                (None, None) => name,
-            };
-            Field {
-                ident,
-                ty: &f.ty,
-                attribute,
-                attribute_span,
-                serde: raw_field.serde.is_some(),
-                wide_int: raw_field.wide_int.is_some(),
-            }
-        })
-        .collect();
+    Some(named)
+}
 
-    let krate = match &raw.krate {
+/// A field with its attribute name: `rename = "..."`, else the field's name
+/// (raw identifiers unprefixed) under `rename_all`.
+fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field<'a> {
+    let ident = f.ident.as_ref().expect("named field");
+    let raw_field = attr::read_field(cx, &f.attrs);
+    let attribute_span = raw_field.rename.as_ref().map_or(ident.span(), LitStr::span);
+    let name = ident.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+    let attribute = match (&raw_field.rename, raw.rename_all) {
+        (Some(lit), _) => lit.value(),
+        (None, Some(rule)) => rule.apply(&name),
+        (None, None) => name,
+    };
+    Field {
+        ident,
+        ty: &f.ty,
+        attribute,
+        attribute_span,
+        serde: raw_field.serde.is_some(),
+        wide_int: raw_field.wide_int.is_some(),
+    }
+}
+
+/// `#[entity(crate = "...")]`, else the runtime crate found from the
+/// user's dependencies.
+fn entity_crate_path(raw: &attr::RawEntity) -> TokenStream {
+    match &raw.krate {
         Some(path) => quote!(#path),
         None => crate_path(),
-    };
-    let name = raw
-        .name
-        .as_ref()
-        .map(LitStr::value)
-        .unwrap_or_else(|| input.ident.to_string());
-    let entity_casing = raw.casing.map_or(Casing::Lower, |c| c.0);
-    let naming = Naming {
-        // An `#[entity]` attribute with errors may have lost its schema.
-        schema_reported: std::cell::Cell::new(raw.entity_errors),
-        schema: raw.schema.as_ref(),
-        schema_version: raw.schema_version.map_or(1, |v| v.0),
-        entity: &name,
-        entity_version: raw.version.map_or(1, |v| v.0),
-        fields: &fields,
-    };
+    }
+}
 
+/// The table's keys, `#[pk]` and `#[sk]`.
+fn build_primary(
+    cx: &Ctxt,
+    naming: &Naming,
+    raw: &attr::RawEntity,
+    input: &syn::DeriveInput,
+    entity_casing: Casing,
+) -> Index {
     let pk = match &raw.pk {
         Some(key) => naming.key(cx, key, "pk", entity_casing, Role::Plain),
         // A `#[pk]` that failed to parse has been reported already; the
@@ -343,7 +393,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         .sk
         .as_ref()
         .map(|key| naming.key(cx, key, "sk", entity_casing, Role::Plain));
-    let primary = Index {
+    Index {
         name: Ident::new("primary", Span::call_site()),
         kind: IndexKind::Primary,
         physical: None,
@@ -352,31 +402,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         pk_written: true,
         collection: None,
         layout_written: None,
-    };
-    let indexes = raw
-        .indexes
-        .iter()
-        .filter_map(|index| build_index(cx, &naming, index, &primary, entity_casing))
-        .collect();
-
-    let schema_version = naming.schema_version;
-    Some(Entity {
-        ident: &input.ident,
-        vis: &input.vis,
-        krate,
-        name: name.clone(),
-        name_span: raw.name.as_ref().map_or(input.ident.span(), LitStr::span),
-        version: raw.version.map_or(1, |v| v.0),
-        schema: raw.schema.as_ref().map(LitStr::value).unwrap_or_default(),
-        schema_span: raw.schema.as_ref().map(LitStr::span),
-        schema_version,
-        table: raw.table.clone(),
-        fields,
-        primary,
-        indexes,
-        omit_setters: Vec::new(),
-        omit_stages: Vec::new(),
-    })
+    }
 }
 
 fn build_index(
@@ -387,26 +413,11 @@ fn build_index(
     entity_casing: Casing,
 ) -> Option<Index> {
     let name = raw.name.clone();
-    let Some((kind, physical)) = raw.physical.clone() else {
-        if raw.had_errors {
-            return None; // a misspelled `gsi`/`lsi` has been reported
-        }
-        cx.error(
-            &name,
-            format!(
-                "index `{name}` needs its physical index: add `gsi = \"...\"` or `lsi = \"...\"`"
-            ),
-        );
-        return None;
-    };
+    let (kind, physical) = physical_index(cx, raw)?;
     let casing = raw.casing.map_or(entity_casing, |c| c.0);
     let collection = collection_decl(raw, casing);
     let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
     let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
-    let kind = match kind {
-        RawIndexKind::Global => IndexKind::Global,
-        RawIndexKind::Local => IndexKind::Local,
-    };
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
     let pk = match (&raw.pk, kind) {
         (Some(key), _) => naming.key(cx, key, &default_attr("pk"), casing, pk_role),
@@ -436,6 +447,28 @@ fn build_index(
     })
 }
 
+/// `gsi = "..."` or `lsi = "..."`: which kind of index, and its name.
+fn physical_index(cx: &Ctxt, raw: &attr::RawIndex) -> Option<(IndexKind, LitStr)> {
+    let Some((kind, physical)) = raw.physical.clone() else {
+        if raw.had_errors {
+            return None; // a misspelled `gsi`/`lsi` has been reported
+        }
+        let name = &raw.name;
+        cx.error(
+            name,
+            format!(
+                "index `{name}` needs its physical index: add `gsi = \"...\"` or `lsi = \"...\"`"
+            ),
+        );
+        return None;
+    };
+    let kind = match kind {
+        RawIndexKind::Global => IndexKind::Global,
+        RawIndexKind::Local => IndexKind::Local,
+    };
+    Some((kind, physical))
+}
+
 /// Reads `collection` and `clustered`/`isolated`.
 fn collection_decl(raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
     let (path, span) = raw.collection.as_ref()?;
@@ -457,7 +490,19 @@ struct Naming<'n, 'a> {
     fields: &'n [Field<'a>],
 }
 
-impl Naming<'_, '_> {
+impl<'n, 'a> Naming<'n, 'a> {
+    fn new(raw: &'n attr::RawEntity, entity: &'n str, fields: &'n [Field<'a>]) -> Self {
+        Naming {
+            // An `#[entity]` attribute with errors may have lost its schema.
+            schema_reported: std::cell::Cell::new(raw.entity_errors),
+            schema: raw.schema.as_ref(),
+            schema_version: raw.schema_version.map_or(1, |v| v.0),
+            entity,
+            entity_version: raw.version.map_or(1, |v| v.0),
+            fields,
+        }
+    }
+
     fn field(&self, cx: &Ctxt, ident: &Ident) -> Option<usize> {
         use syn::ext::IdentExt;
         let found = self
@@ -546,14 +591,7 @@ impl Naming<'_, '_> {
                 continue;
             };
             let label = format!("{}_", casing.apply(&self.fields[field].attribute));
-            key.segments.push(Segment::Field {
-                label,
-                composite: key.composites.len(),
-            });
-            key.composites.push(Composite {
-                field,
-                token: ident.span(),
-            });
+            key.push_field(label, field, ident.span());
         }
     }
 
@@ -576,47 +614,51 @@ impl Naming<'_, '_> {
                     );
                 }
                 None => key.segments.push(Segment::Literal(segment.to_owned())),
-                Some(open) => {
-                    let (label, rest) = segment.split_at(open);
-                    let Some(name) = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}'))
-                    else {
-                        cx.error(
-                            format,
-                            format!("a field fills the end of its segment: write `label{{field}}`, not `{segment}`"),
-                        );
-                        continue;
-                    };
-                    if name.contains(['{', '}']) || label.contains('}') {
-                        cx.error(format, format!("one field per segment: `{segment}`"));
-                        continue;
-                    }
-                    // `{type}` names the field `r#type`.
-                    let parsed: syn::Result<Ident> =
-                        syn::parse::Parser::parse_str(syn::ext::IdentExt::parse_any, name);
-                    let ident = match parsed {
-                        Ok(mut ident) => {
-                            ident.set_span(format.span());
-                            ident
-                        }
-                        Err(_) => {
-                            cx.error(format, format!("`{{{name}}}` is not a field name"));
-                            continue;
-                        }
-                    };
-                    let Some(field) = self.field(cx, &ident) else {
-                        continue;
-                    };
-                    key.segments.push(Segment::Field {
-                        label: label.to_owned(),
-                        composite: key.composites.len(),
-                    });
-                    key.composites.push(Composite {
-                        field,
-                        token: format.span(),
-                    });
-                }
+                Some(open) => self.parse_field_segment(cx, format, segment, open, key),
             }
         }
+    }
+
+    /// `label{field}`: a segment that a field's value ends, `{` at `open`.
+    fn parse_field_segment(
+        &self,
+        cx: &Ctxt,
+        format: &LitStr,
+        segment: &str,
+        open: usize,
+        key: &mut Key,
+    ) {
+        let (label, rest) = segment.split_at(open);
+        let Some(name) = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) else {
+            cx.error(
+                format,
+                format!(
+                    "a field fills the end of its segment: write `label{{field}}`, not `{segment}`"
+                ),
+            );
+            return;
+        };
+        if name.contains(['{', '}']) || label.contains('}') {
+            cx.error(format, format!("one field per segment: `{segment}`"));
+            return;
+        }
+        // `{type}` names the field `r#type`.
+        let parsed: syn::Result<Ident> =
+            syn::parse::Parser::parse_str(syn::ext::IdentExt::parse_any, name);
+        let ident = match parsed {
+            Ok(mut ident) => {
+                ident.set_span(format.span());
+                ident
+            }
+            Err(_) => {
+                cx.error(format, format!("`{{{name}}}` is not a field name"));
+                return;
+            }
+        };
+        let Some(field) = self.field(cx, &ident) else {
+            return;
+        };
+        key.push_field(label.to_owned(), field, format.span());
     }
 }
 

@@ -72,8 +72,10 @@ pub fn table_key_fields(entity: &Entity) -> Vec<usize> {
 /// composites excluded), each in field order.
 pub fn groups(entity: &Entity) -> Vec<Vec<usize>> {
     let table_key = table_key_fields(entity);
-    let mut group_of: Vec<Option<usize>> = vec![None; entity.fields.len()];
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut grouping = Grouping {
+        group_of: vec![None; entity.fields.len()],
+        groups: Vec::new(),
+    };
     for index in &entity.indexes {
         for (which, key) in index.keys() {
             if index.kind == IndexKind::Local && which == "pk" {
@@ -85,41 +87,63 @@ pub fn groups(entity: &Entity) -> Vec<Vec<usize>> {
                 .map(|c| c.field)
                 .filter(|f| !table_key.contains(f))
                 .collect();
-            let mut target: Option<usize> = None;
-            for &f in &members {
-                match (group_of[f], target) {
-                    (Some(g), None) => target = Some(g),
-                    (Some(g), Some(t)) if g != t => {
-                        let moved = std::mem::take(&mut groups[g]);
-                        for &m in &moved {
-                            group_of[m] = Some(t);
-                        }
-                        groups[t].extend(moved);
-                    }
-                    _ => {}
-                }
+            grouping.join(&members);
+        }
+    }
+    grouping.finish()
+}
+
+/// Groups being built: each field's group, and each group's fields (a
+/// merged group is left empty).
+struct Grouping {
+    group_of: Vec<Option<usize>>,
+    groups: Vec<Vec<usize>>,
+}
+
+impl Grouping {
+    /// Puts `members` in one group, merging the groups they are in already.
+    fn join(&mut self, members: &[usize]) {
+        let mut target: Option<usize> = None;
+        for &f in members {
+            match (self.group_of[f], target) {
+                (Some(g), None) => target = Some(g),
+                (Some(g), Some(t)) if g != t => self.merge(g, t),
+                _ => {}
             }
-            let target = match target {
-                Some(t) => t,
-                None if members.is_empty() => continue,
-                None => {
-                    groups.push(Vec::new());
-                    groups.len() - 1
-                }
-            };
-            for &f in &members {
-                if group_of[f].is_none() {
-                    group_of[f] = Some(target);
-                    groups[target].push(f);
-                }
+        }
+        let target = match target {
+            Some(t) => t,
+            None if members.is_empty() => return,
+            None => {
+                self.groups.push(Vec::new());
+                self.groups.len() - 1
+            }
+        };
+        for &f in members {
+            if self.group_of[f].is_none() {
+                self.group_of[f] = Some(target);
+                self.groups[target].push(f);
             }
         }
     }
-    groups.retain(|g| !g.is_empty());
-    for group in &mut groups {
-        group.sort_unstable();
+
+    /// Moves group `from`'s fields into group `into`.
+    fn merge(&mut self, from: usize, into: usize) {
+        let moved = std::mem::take(&mut self.groups[from]);
+        for &m in &moved {
+            self.group_of[m] = Some(into);
+        }
+        self.groups[into].extend(moved);
     }
-    groups
+
+    /// The non-empty groups, each in field order.
+    fn finish(mut self) -> Vec<Vec<usize>> {
+        self.groups.retain(|g| !g.is_empty());
+        for group in &mut self.groups {
+            group.sort_unstable();
+        }
+        self.groups
+    }
 }
 
 /// `set_priority_status`: the group setter of a group of fields.
