@@ -2,7 +2,7 @@
 //! it hands to the client.
 
 use crate::error::{DecodeError, EncodeError};
-use crate::model::EntityModel;
+use crate::model::{EntityModel, IndexKind};
 use crate::Item;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::marker::PhantomData;
@@ -115,6 +115,14 @@ pub trait Readable: Sized {
 
     /// Every key attribute these items may hold.
     fn key_attributes() -> Vec<&'static str>;
+
+    /// The kind of the physical index `index_name` (the client refuses a
+    /// consistent read of a global index before sending); `None` when it
+    /// is not known here.
+    fn index_kind(index_name: &str) -> Option<IndexKind> {
+        let _ = index_name;
+        None
+    }
 }
 
 impl<E: Entity> Readable for E {
@@ -130,5 +138,13 @@ impl<E: Entity> Readable for E {
 
     fn key_attributes() -> Vec<&'static str> {
         E::MODEL.key_attributes()
+    }
+
+    fn index_kind(index_name: &str) -> Option<IndexKind> {
+        E::MODEL
+            .indexes
+            .iter()
+            .find(|index| index.index_name == Some(index_name))
+            .map(|index| index.kind)
     }
 }

@@ -111,6 +111,10 @@ async fn begins_with_contains_and_size() {
     assert!(holds(c, "t1", f.tags.contains("rust".to_owned())).await);
     assert!(!holds(c, "t1", f.tags.contains("go".to_owned())).await);
     assert!(!holds(c, "t2", f.tags.contains("rust".to_owned())).await);
+    // A string literal, as the doc says.
+    assert!(holds(c, "t1", f.project_id.contains("alpha")).await);
+    assert!(holds(c, "t1", f.tags.contains("rust")).await);
+    assert!(!holds(c, "t1", f.tags.contains("go")).await);
     // Sizes of sets, lists and strings.
     assert!(holds(c, "t1", f.tags.size(SizeOp::Eq, 2)).await);
     assert!(!holds(c, "t1", f.tags.size(SizeOp::Gt, 2)).await);

@@ -157,6 +157,15 @@ impl<T: FromAttribute> FromAttribute for Option<T> {
     }
 }
 
+/// A borrowed value stores as the value itself: `f.title.contains("x")`
+/// takes a `&str` as readily as a `String`.
+impl<T: ToAttribute + ?Sized> ToAttribute for &T {
+    #[inline]
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        (**self).to_attribute()
+    }
+}
+
 impl<T: ToAttribute + ?Sized> ToAttribute for Box<T> {
     fn to_attribute(&self) -> Result<Option<AttributeValue>, AttributeError> {
         (**self).to_attribute()

@@ -230,7 +230,21 @@ impl<E, T, M> Attr<E, T, M> {
     }
 
     /// `contains(attr, value)`: a substring of a string, or a member of a
-    /// set or list. The value is any stored value (`"x"`, `5`).
+    /// set or list. The value is any stored value (`"x"`, `5`, a `&String`).
+    ///
+    /// ```
+    /// use entity_core::{Entity, expr::Placeholders};
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(schema = "app")]
+    /// #[pk(id)]
+    /// struct Doc { id: String, title: String, tags: Vec<String> }
+    ///
+    /// let f = Doc::fields();
+    /// let condition = f.title.contains("draft").and(f.tags.contains("rust"));
+    /// let text = condition.render(&mut Placeholders::default()).unwrap();
+    /// assert_eq!(text, "(contains(#n0, :v0) AND contains(#n1, :v1))");
+    /// ```
     pub fn contains<V: crate::attr::ToAttribute>(self, value: V) -> Condition<E> {
         let value = value
             .to_attribute()
