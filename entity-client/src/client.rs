@@ -143,6 +143,13 @@ impl Client {
     pub fn table(&self) -> &str {
         &self.inner.table
     }
+
+    /// The table name, once it is known to be one DynamoDB accepts: every
+    /// request takes it from here, so none is sent to a bad name.
+    pub(crate) fn checked_table(&self) -> Result<&str, crate::ValidationError> {
+        crate::limits::check_table_name(&self.inner.table)?;
+        Ok(&self.inner.table)
+    }
 }
 
 /// An SDK client for a local endpoint: static credentials (letters and

@@ -9,13 +9,14 @@
 //! the query itself, so even a cursor signed with a leaked secret cannot read
 //! outside the query it is used with.
 
-use crate::error::Error;
+use crate::error::{Error, ValidationError};
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use entity_core::Item;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -26,21 +27,159 @@ fn invalid(reason: &'static str) -> Error {
     Error::InvalidCursor { reason }
 }
 
-/// A digest of everything that identifies a query.
-pub(crate) fn fingerprint(parts: &[&str]) -> [u8; 32] {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_be_bytes());
-        hasher.update(part.as_bytes());
-    }
-    hasher.finalize().into()
+/// A digest of everything that identifies a query or scan, over a
+/// canonical encoding of our own: every piece is a type tag and its
+/// length-prefixed bytes, so no two different requests encode alike (the
+/// SDK's `Debug` output is not a stable format, and hashing the filter's
+/// text alone, `#n0 = :v0`, left out which attributes it names).
+pub(crate) struct Fingerprint(Sha256);
+
+mod tag {
+    pub const TEXT: u8 = 0x01;
+    pub const ABSENT: u8 = 0x02;
+    pub const NAMES: u8 = 0x03;
+    pub const VALUES: u8 = 0x04;
+    pub const S: u8 = 0x10;
+    pub const N: u8 = 0x11;
+    pub const B: u8 = 0x12;
+    pub const BOOL: u8 = 0x13;
+    pub const NULL: u8 = 0x14;
+    pub const SS: u8 = 0x15;
+    pub const NS: u8 = 0x16;
+    pub const BS: u8 = 0x17;
+    pub const L: u8 = 0x18;
+    pub const M: u8 = 0x19;
 }
 
-fn mac(secret: &[u8], fingerprint: &[u8; 32], payload: &[u8]) -> HmacSha256 {
-    let mut mac = HmacSha256::new_from_slice(secret).expect("HMAC takes keys of any length");
+impl Fingerprint {
+    /// Starts a fingerprint for one kind of request (`query`, `scan`).
+    pub(crate) fn new(kind: &str) -> Self {
+        Self(Sha256::new()).text(kind)
+    }
+
+    fn bytes(&mut self, tag: u8, bytes: &[u8]) {
+        self.0.update([tag]);
+        self.length(bytes.len());
+        self.0.update(bytes);
+    }
+
+    fn length(&mut self, length: usize) {
+        // usize is at most 64 bits on every target Rust supports.
+        let length = u64::try_from(length).unwrap_or(u64::MAX);
+        self.0.update(length.to_be_bytes());
+    }
+
+    /// Adds a piece of text.
+    pub(crate) fn text(mut self, text: &str) -> Self {
+        self.bytes(tag::TEXT, text.as_bytes());
+        self
+    }
+
+    /// Adds a piece of text that may be absent (absent differs from empty).
+    pub(crate) fn optional(self, text: Option<&str>) -> Self {
+        match text {
+            Some(text) => self.text(text),
+            None => {
+                let mut this = self;
+                this.0.update([tag::ABSENT]);
+                this
+            }
+        }
+    }
+
+    /// Adds the expression attribute names: placeholder and attribute name,
+    /// in placeholder order.
+    pub(crate) fn names(mut self, names: Option<&HashMap<String, String>>) -> Self {
+        let mut names: Vec<_> = names.into_iter().flatten().collect();
+        names.sort();
+        self.0.update([tag::NAMES]);
+        self.length(names.len());
+        for (placeholder, name) in names {
+            self.bytes(tag::TEXT, placeholder.as_bytes());
+            self.bytes(tag::TEXT, name.as_bytes());
+        }
+        self
+    }
+
+    /// Adds the expression attribute values, in placeholder order. Fails on
+    /// a value of a type this crate does not know (the SDK's `Unknown`).
+    pub(crate) fn values(
+        mut self,
+        values: Option<&HashMap<String, AttributeValue>>,
+    ) -> Result<Self, Error> {
+        let mut values: Vec<_> = values.into_iter().flatten().collect();
+        values.sort_by(|a, b| a.0.cmp(b.0));
+        self.0.update([tag::VALUES]);
+        self.length(values.len());
+        for (placeholder, value) in values {
+            self.bytes(tag::TEXT, placeholder.as_bytes());
+            self.value(value)?;
+        }
+        Ok(self)
+    }
+
+    fn value(&mut self, value: &AttributeValue) -> Result<(), Error> {
+        match value {
+            AttributeValue::S(s) => self.bytes(tag::S, s.as_bytes()),
+            AttributeValue::N(n) => self.bytes(tag::N, n.as_bytes()),
+            AttributeValue::B(b) => self.bytes(tag::B, b.as_ref()),
+            AttributeValue::Bool(b) => self.bytes(tag::BOOL, &[u8::from(*b)]),
+            AttributeValue::Null(n) => self.bytes(tag::NULL, &[u8::from(*n)]),
+            // A set has no order: members sorted, so a set built from a
+            // `HashSet` fingerprints alike in every process.
+            AttributeValue::Ss(set) => self.set(tag::SS, set.iter().map(|s| s.as_bytes())),
+            AttributeValue::Ns(set) => self.set(tag::NS, set.iter().map(|n| n.as_bytes())),
+            AttributeValue::Bs(set) => self.set(tag::BS, set.iter().map(|b| b.as_ref())),
+            AttributeValue::L(list) => {
+                self.0.update([tag::L]);
+                self.length(list.len());
+                for element in list {
+                    self.value(element)?;
+                }
+            }
+            AttributeValue::M(map) => {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                self.0.update([tag::M]);
+                self.length(entries.len());
+                for (name, element) in entries {
+                    self.bytes(tag::TEXT, name.as_bytes());
+                    self.value(element)?;
+                }
+            }
+            _ => {
+                return Err(ValidationError::InvalidRequest(
+                    "a value of a DynamoDB type this client does not know".into(),
+                )
+                .into())
+            }
+        }
+        Ok(())
+    }
+
+    fn set<'a>(&mut self, tag: u8, members: impl Iterator<Item = &'a [u8]>) {
+        let mut members: Vec<&[u8]> = members.collect();
+        members.sort_unstable();
+        self.0.update([tag]);
+        self.length(members.len());
+        for member in members {
+            self.bytes(tag::TEXT, member);
+        }
+    }
+
+    /// The digest.
+    pub(crate) fn finish(self) -> [u8; 32] {
+        self.0.finalize().into()
+    }
+}
+
+fn mac(secret: &[u8], fingerprint: &[u8; 32], payload: &[u8]) -> Result<HmacSha256, Error> {
+    // HMAC takes keys of any length; the error is unreachable, and typed.
+    let mut mac =
+        HmacSha256::new_from_slice(secret).map_err(|_| invalid("the cursor secret is unusable"))?;
     mac.update(fingerprint);
     mac.update(payload);
-    mac
+    Ok(mac)
 }
 
 /// Encodes a LastEvaluatedKey (string attributes only, as every key this
@@ -48,7 +187,9 @@ fn mac(secret: &[u8], fingerprint: &[u8; 32], payload: &[u8]) -> HmacSha256 {
 pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Result<String, Error> {
     let mut names: Vec<&String> = key.keys().collect();
     names.sort();
-    let mut payload = vec![VERSION, names.len() as u8];
+    let count =
+        u8::try_from(names.len()).map_err(|_| invalid("the key has too many attributes"))?;
+    let mut payload = vec![VERSION, count];
     for name in names {
         let Some(AttributeValue::S(value)) = key.get(name) else {
             return Err(invalid(
@@ -61,7 +202,7 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
             payload.extend_from_slice(text.as_bytes());
         }
     }
-    let tag = mac(secret, fingerprint, &payload).finalize().into_bytes();
+    let tag = mac(secret, fingerprint, &payload)?.finalize().into_bytes();
     payload.extend_from_slice(&tag);
     Ok(URL_SAFE_NO_PAD.encode(payload))
 }
@@ -75,22 +216,28 @@ pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Res
         return Err(invalid("not a cursor (too short)"));
     }
     let (payload, tag) = bytes.split_at(bytes.len() - MAC_LEN);
-    mac(secret, fingerprint, payload)
+    mac(secret, fingerprint, payload)?
         .verify_slice(tag)
         .map_err(|_| invalid("it was altered, or it belongs to another query"))?;
-    if payload[0] != VERSION {
+    let [version, count, rest @ ..] = payload else {
+        return Err(invalid("not a cursor (too short)"));
+    };
+    if *version != VERSION {
         return Err(invalid("unknown cursor version"));
     }
-    let count = payload[1] as usize;
-    let mut rest = &payload[2..];
+    let count = usize::from(*count);
+    let mut rest = rest;
     let mut take = || -> Result<String, Error> {
-        if rest.len() < 2 {
+        let [high, low, tail @ ..] = rest else {
+            return Err(invalid("truncated"));
+        };
+        let len = usize::from(u16::from_be_bytes([*high, *low]));
+        if tail.len() < len {
             return Err(invalid("truncated"));
         }
-        let len = u16::from_be_bytes([rest[0], rest[1]]) as usize;
-        let text = rest.get(2..2 + len).ok_or_else(|| invalid("truncated"))?;
+        let (text, tail) = tail.split_at(len);
         let text = String::from_utf8(text.to_vec()).map_err(|_| invalid("not UTF-8"))?;
-        rest = &rest[2 + len..];
+        rest = tail;
         Ok(text)
     };
     let mut key = Item::with_capacity(count);
@@ -113,6 +260,30 @@ mod tests {
         ])
     }
 
+    fn fingerprint(parts: &[&str]) -> [u8; 32] {
+        parts
+            .iter()
+            .fold(Fingerprint::new("test"), |f, part| f.text(part))
+            .finish()
+    }
+
+    fn of(names: &[(&str, &str)], values: &[(&str, AttributeValue)]) -> [u8; 32] {
+        let names: HashMap<String, String> = names
+            .iter()
+            .map(|(p, n)| ((*p).to_owned(), (*n).to_owned()))
+            .collect();
+        let values: HashMap<String, AttributeValue> = values
+            .iter()
+            .map(|(p, v)| ((*p).to_owned(), v.clone()))
+            .collect();
+        Fingerprint::new("query")
+            .text("#n0 = :v0")
+            .names(Some(&names))
+            .values(Some(&values))
+            .unwrap()
+            .finish()
+    }
+
     #[test]
     fn round_trips_for_the_same_query() {
         let f = fingerprint(&["t", "q"]);
@@ -131,5 +302,38 @@ mod tests {
         assert!(decode(b"secret", &f, &URL_SAFE_NO_PAD.encode(bytes)).is_err());
         assert!(decode(b"secret", &f, "!!!").is_err());
         assert!(decode(b"secret", &f, "").is_err());
+    }
+
+    #[test]
+    fn attribute_names_are_part_of_the_fingerprint() {
+        let one = AttributeValue::N("1".into());
+        assert_ne!(
+            of(&[("#n0", "a")], &[(":v0", one.clone())]),
+            of(&[("#n0", "b")], &[(":v0", one)])
+        );
+    }
+
+    #[test]
+    fn values_are_encoded_by_type_and_sets_in_no_order() {
+        let s = AttributeValue::S("1".into());
+        let n = AttributeValue::N("1".into());
+        assert_ne!(of(&[], &[(":v0", s)]), of(&[], &[(":v0", n)]));
+        let set = |members: [&str; 2]| AttributeValue::Ss(members.map(String::from).to_vec());
+        assert_eq!(
+            of(&[], &[(":v0", set(["x", "y"]))]),
+            of(&[], &[(":v0", set(["y", "x"]))])
+        );
+        // Length prefixes: ["ab", "c"] and ["a", "bc"] differ.
+        let list = |a: &str, b: &str| {
+            AttributeValue::L(vec![
+                AttributeValue::S(a.into()),
+                AttributeValue::S(b.into()),
+            ])
+        };
+        assert_ne!(
+            of(&[], &[(":v0", list("ab", "c"))]),
+            of(&[], &[(":v0", list("a", "bc"))])
+        );
+        assert_ne!(fingerprint(&["ab", "c"]), fingerprint(&["a", "bc"]));
     }
 }

@@ -178,6 +178,42 @@ pub enum ValidationError {
     /// transaction.
     #[error("{0}")]
     InvalidRequest(String),
+    /// The table name is not one DynamoDB accepts: 3 to 255 characters of
+    /// `A-Z a-z 0-9 _ . -`.
+    #[error("table name {name:?} {reason}")]
+    InvalidTableName {
+        /// The name.
+        name: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An idempotency (client request) token outside DynamoDB's 1 to 36
+    /// characters.
+    #[error("an idempotency token of {length} characters; DynamoDB takes 1 to {limit}")]
+    InvalidIdempotencyToken {
+        /// Its length in characters.
+        length: usize,
+        /// 36.
+        limit: usize,
+    },
+    /// A strongly consistent read of a global secondary index, which
+    /// DynamoDB does not offer.
+    #[error("consistent reads are not supported on global secondary index {index}")]
+    ConsistentReadOnGlobalIndex {
+        /// The physical index name.
+        index: String,
+    },
+    /// A count DynamoDB cannot take: a `Limit` or page size over
+    /// `i32::MAX`, a parallel scan of 0 or more than 1,000,000 segments.
+    #[error("{what} of {value} is outside DynamoDB's range 1 to {max}")]
+    OutOfRange {
+        /// What the count is (`limit`, `page size`, `segments`).
+        what: &'static str,
+        /// The count given.
+        value: u64,
+        /// The largest count DynamoDB takes.
+        max: u64,
+    },
 }
 
 impl Error {

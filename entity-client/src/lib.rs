@@ -46,6 +46,7 @@ mod cursor;
 #[cfg(feature = "embedded")]
 mod embedded;
 mod error;
+mod keys;
 pub mod limits;
 mod ops;
 
@@ -54,9 +55,11 @@ pub use client::{local_sdk_client, BatchPolicy, Client};
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
 pub use entity_core::*;
 pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
-pub use ops::batch::{BatchGet, BatchGetOutput, BatchWrite, BatchWriteOutput, UnprocessedWrite};
+pub use ops::batch::get::{BatchGet, BatchGetOutput};
+pub use ops::batch::write::{BatchWrite, BatchWriteOutput, UnprocessedWrite};
 pub use ops::get::{Get, GetProjected, Projection};
-pub use ops::query::{Page, QueryRequest};
+pub use ops::paging::Page;
+pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};

@@ -17,6 +17,16 @@ pub const MAX_TRANSACTION_ITEMS: usize = 100;
 pub const BATCH_GET_CHUNK: usize = 100;
 /// The most requests in one BatchWriteItem.
 pub const BATCH_WRITE_CHUNK: usize = 25;
+/// The shortest table name.
+pub const MIN_TABLE_NAME_LENGTH: usize = 3;
+/// The longest table name.
+pub const MAX_TABLE_NAME_LENGTH: usize = 255;
+/// The longest idempotency (client request) token.
+pub const MAX_IDEMPOTENCY_TOKEN_LENGTH: usize = 36;
+/// The most segments of a parallel scan.
+pub const MAX_SCAN_SEGMENTS: u32 = 1_000_000;
+/// The largest `Limit` the wire format carries (DynamoDB's is an `i32`).
+pub const MAX_LIMIT: u32 = i32::MAX.unsigned_abs();
 
 /// The size DynamoDB charges for a value (its documented rules, rounded up
 /// for numbers).
@@ -56,25 +66,31 @@ fn number_size(text: &str) -> usize {
         None => (unsigned, 0),
     };
     let (integer, fraction) = coefficient.split_once('.').unwrap_or((coefficient, ""));
-    let digits: Vec<u8> = integer
-        .bytes()
-        .chain(fraction.bytes())
-        .filter(u8::is_ascii_digit)
-        .collect();
-    let leading = digits.iter().take_while(|&&d| d == b'0').count();
-    let trailing = digits[leading..]
-        .iter()
-        .rev()
-        .take_while(|&&d| d == b'0')
-        .count();
-    let significant = digits.len() - leading - trailing;
+    // Counted without collecting: sizes are computed for every number of
+    // every item written.
+    let digits = || {
+        integer
+            .bytes()
+            .chain(fraction.bytes())
+            .filter(u8::is_ascii_digit)
+    };
+    let total = digits().count();
+    let leading = digits().take_while(|&d| d == b'0').count();
+    let trailing = if leading == total {
+        0
+    } else {
+        digits().rev().take_while(|&d| d == b'0').count()
+    };
+    let significant = total.saturating_sub(leading).saturating_sub(trailing);
     if significant == 0 {
         return 1; // zero
     }
-    // Where the decimal point falls among the significant digits.
-    let integer_digits = integer.bytes().filter(u8::is_ascii_digit).count() as i64;
-    let point = (integer_digits - leading as i64).saturating_add(exponent);
-    let whole = point.clamp(0, significant as i64) as usize;
+    // Where the decimal point falls among the significant digits (counts of
+    // a string's bytes always fit an i64).
+    let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    let integer_digits = count(integer.bytes().filter(u8::is_ascii_digit).count());
+    let point = (integer_digits - count(leading)).saturating_add(exponent);
+    let whole = usize::try_from(point.clamp(0, count(significant))).unwrap_or(0);
     whole.div_ceil(2) + (significant - whole).div_ceil(2) + 1 + usize::from(negative)
 }
 
@@ -138,6 +154,49 @@ pub fn check_primary_key<E>(key: &entity_core::PrimaryKey<E>) -> Result<(), Vali
     Ok(())
 }
 
+/// Checks a table name: 3 to 255 characters of `A-Z a-z 0-9 _ . -`.
+pub fn check_table_name(name: &str) -> Result<(), ValidationError> {
+    let invalid = |reason| ValidationError::InvalidTableName {
+        name: name.to_owned(),
+        reason,
+    };
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if !name.chars().all(allowed) {
+        return Err(invalid("holds a character other than A-Z a-z 0-9 _ . -"));
+    }
+    // Every allowed character is one byte.
+    if !(MIN_TABLE_NAME_LENGTH..=MAX_TABLE_NAME_LENGTH).contains(&name.len()) {
+        return Err(invalid("is not 3 to 255 characters long"));
+    }
+    Ok(())
+}
+
+/// Checks an idempotency (client request) token: 1 to 36 characters.
+pub fn check_idempotency_token(token: &str) -> Result<(), ValidationError> {
+    let length = token.chars().count();
+    if length == 0 || length > MAX_IDEMPOTENCY_TOKEN_LENGTH {
+        return Err(ValidationError::InvalidIdempotencyToken {
+            length,
+            limit: MAX_IDEMPOTENCY_TOKEN_LENGTH,
+        });
+    }
+    Ok(())
+}
+
+/// A count for the wire (`Limit`, `Segment`, `TotalSegments`): checked
+/// against `1..=max`, never wrapped.
+pub fn wire_count(what: &'static str, value: u32, max: u32) -> Result<i32, ValidationError> {
+    let out_of_range = || ValidationError::OutOfRange {
+        what,
+        value: value.into(),
+        max: max.into(),
+    };
+    if value == 0 || value > max {
+        return Err(out_of_range());
+    }
+    i32::try_from(value).map_err(|_| out_of_range())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +233,23 @@ mod tests {
         assert!(check_key("pk", &"x".repeat(2048), true).is_ok());
         assert!(check_key("pk", &"x".repeat(2049), true).is_err());
         assert!(check_key("sk", &"x".repeat(1025), false).is_err());
+    }
+
+    #[test]
+    fn table_names_tokens_and_counts_are_checked() {
+        assert!(check_table_name("app").is_ok());
+        assert!(check_table_name(&"a".repeat(255)).is_ok());
+        for bad in ["ab", "", "has space", "tab/le", "é-table"] {
+            assert!(check_table_name(bad).is_err(), "{bad}");
+        }
+        assert!(check_table_name(&"a".repeat(256)).is_err());
+        assert!(check_idempotency_token(&"t".repeat(36)).is_ok());
+        assert!(check_idempotency_token(&"t".repeat(37)).is_err());
+        assert!(check_idempotency_token("").is_err());
+        assert_eq!(wire_count("limit", 7, MAX_LIMIT), Ok(7));
+        // `u32 as i32` wrapped this to a negative Limit.
+        assert!(wire_count("limit", u32::MAX, MAX_LIMIT).is_err());
+        assert!(wire_count("limit", 0, MAX_LIMIT).is_err());
+        assert!(wire_count("segments", 1_000_001, MAX_SCAN_SEGMENTS).is_err());
     }
 }

@@ -10,7 +10,7 @@ mod common;
 
 use chrono::TimeZone;
 use common::task;
-use entity_client::{Client, Entity, Error, QueryRequest};
+use entity_client::{Client, Entity, Error, QueryRequest, ValidationError};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Entry, Order, Status, Task, UserId, UserProfile};
 use futures::TryStreamExt;
@@ -795,7 +795,7 @@ async fn consistent_reads_on_the_table_and_local_indexes() {
 }
 
 #[tokio::test]
-async fn a_consistent_read_on_a_global_index_is_a_service_error() {
+async fn a_consistent_read_on_a_global_index_is_refused_before_sending() {
     let (t, _) = tasks_table().await;
     let err = t
         .client
@@ -806,15 +806,11 @@ async fn a_consistent_read_on_a_global_index_is_a_service_error() {
         .unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Service {
-                operation: "Query",
-                ..
-            }
+            &err,
+            Error::Validation(ValidationError::ConsistentReadOnGlobalIndex { index }) if index == "gsi1"
         ),
         "{err:?}"
     );
-    assert!(std::error::Error::source(&err).is_some());
 }
 
 #[tokio::test]
@@ -891,4 +887,110 @@ async fn results_over_the_one_megabyte_page_limit() {
     reversed.reverse();
     let from_pages: Vec<Task> = pages.into_iter().flat_map(|p| p.items).collect();
     assert_eq!(ids(&from_pages), reversed);
+}
+
+#[tokio::test]
+async fn a_cursor_is_refused_by_a_filter_on_another_attribute() {
+    let (t, _) = tasks_table().await;
+    let c = &t.client;
+    let f = Task::fields();
+    // Both filters render as `#n.. = :v..` with the same value: only the
+    // attribute names differ.
+    let page = c
+        .query(Task::by_project("p1").limit(3))
+        .filter(f.title.ne("x"))
+        .await
+        .unwrap();
+    let cursor = page.cursor.expect("more follow");
+    let err = c
+        .query(Task::by_project("p1").limit(3))
+        .filter(f.employee_id.ne("x"))
+        .cursor(cursor.clone())
+        .all()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidCursor { .. }), "{err:?}");
+    // The same filter resumes.
+    let next = c
+        .query(Task::by_project("p1").limit(3))
+        .filter(f.title.ne("x"))
+        .cursor(cursor)
+        .await
+        .unwrap();
+    assert_eq!(next.items.len(), 3);
+}
+
+/// The `Limit` of each Query the recorder saw (`None`: no limit).
+fn limits(recorder: &common::requests::Recorder) -> Vec<Option<String>> {
+    recorder
+        .sent("Query")
+        .iter()
+        .map(|sent| {
+            let at = sent.body.find("\"Limit\":")? + "\"Limit\":".len();
+            let digits: String = sent.body[at..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            Some(digits)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn one_with_a_filter_does_not_read_an_item_per_request() {
+    let (t, p1) = tasks_table().await;
+    let (c, recorder) = common::requests::recording(&t.client);
+    let f = Task::fields();
+    // Only one task of the partition matches.
+    let last = &p1[p1.len() - 1];
+    let found = c
+        .query(Task::by_project("p1"))
+        .filter(f.task_id.eq(last.task_id.as_str()))
+        .one()
+        .await
+        .unwrap();
+    assert_eq!(found.as_ref(), Some(last));
+    // `Limit=1` before the filter took 27 requests; one page holds all 27.
+    assert_eq!(limits(&recorder), [None]);
+}
+
+#[tokio::test]
+async fn one_without_a_filter_reads_one_item() {
+    let (t, _) = tasks_table().await;
+    let (c, recorder) = common::requests::recording(&t.client);
+    let first = c.query(Task::by_project("p1")).one().await.unwrap();
+    let all = t.client.query(Task::by_project("p1")).all().await.unwrap();
+    assert_eq!(first.as_ref(), all.first());
+    assert_eq!(limits(&recorder), [Some("1".to_owned())]);
+}
+
+#[tokio::test]
+async fn a_limit_past_i32_is_refused_not_wrapped() {
+    let (t, _) = tasks_table().await;
+    let c = &t.client;
+    for request in [
+        c.query(Task::by_project("p1").limit(u32::MAX)),
+        c.query(Task::by_project("p1")).page_size(1 << 31),
+    ] {
+        // `u32 as i32` sent a negative Limit, which the server refused.
+        let err = request.all().await.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::Validation(ValidationError::OutOfRange {
+                    max: 2147483647,
+                    ..
+                })
+            ),
+            "{err:?}"
+        );
+    }
+    // The largest Limit DynamoDB takes is sent as is.
+    let all = c
+        .query(Task::by_project("p1"))
+        .page_size(i32::MAX as u32)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 27);
 }

@@ -211,3 +211,117 @@ async fn an_unstorable_filter_value_is_refused_before_sending() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].to_item().unwrap()["pk"], s(&Task::key("t1").pk));
 }
+
+#[tokio::test]
+async fn scan_pages_resume_with_signed_cursors() {
+    let (t, tasks, _) = mixed_table().await;
+    let c = &t.client;
+    // One page at a time, `.await`ed, resumed with its cursor: every task
+    // exactly once.
+    let mut got = Vec::new();
+    let mut cursor = None::<String>;
+    loop {
+        let request = c.scan::<Task>().limit(7);
+        let request = match cursor {
+            Some(cursor) => request.cursor(cursor),
+            None => request,
+        };
+        let page = request.await.unwrap();
+        assert!(page.items.len() <= 7);
+        got.extend(page.items);
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(by_id(got), by_id(tasks.clone()));
+    // The page stream reads the same items.
+    let pages: Vec<_> = c
+        .scan::<Task>()
+        .page_size(10)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    assert!(pages.len() > 1);
+    let items = pages.into_iter().flat_map(|p| p.items).collect();
+    assert_eq!(by_id(items), by_id(tasks));
+}
+
+#[tokio::test]
+async fn scan_cursors_belong_to_their_scan() {
+    let (t, _, _) = mixed_table().await;
+    let c = &t.client;
+    let f = Task::fields();
+    let page = c.scan::<Task>().limit(5).await.unwrap();
+    let cursor = page.cursor.expect("more follow");
+    let invalid = |result: Result<Vec<Task>, Error>| match result {
+        Err(Error::InvalidCursor { .. }) => {}
+        other => panic!("expected InvalidCursor, got {other:?}"),
+    };
+    // Another filter, another entity, an altered cursor.
+    invalid(
+        c.scan::<Task>()
+            .filter(f.priority.gt(3u8))
+            .cursor(cursor.clone())
+            .all()
+            .await,
+    );
+    let other = c.scan::<Employee>().cursor(cursor.clone()).all().await;
+    assert!(
+        matches!(other, Err(Error::InvalidCursor { .. })),
+        "{other:?}"
+    );
+    let mut altered = cursor.clone().into_bytes();
+    altered[4] = if altered[4] == b'A' { b'B' } else { b'A' };
+    invalid(
+        c.scan::<Task>()
+            .cursor(String::from_utf8(altered).unwrap())
+            .all()
+            .await,
+    );
+    // A query's cursor is not a scan's.
+    let query = c.query(Task::by_project("p1").limit(2)).await.unwrap();
+    invalid(
+        c.scan::<Task>()
+            .cursor(query.cursor.expect("more follow"))
+            .all()
+            .await,
+    );
+    // The cursor itself resumes.
+    assert!(c.scan::<Task>().cursor(cursor).all().await.is_ok());
+}
+
+#[tokio::test]
+async fn a_parallel_scan_is_bounded_and_has_no_single_cursor() {
+    let (t, tasks, _) = mixed_table().await;
+    let c = &t.client;
+    let err = c
+        .scan::<Task>()
+        .segments(1_000_001)
+        .all()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Validation(ValidationError::OutOfRange {
+                what: "segments",
+                value: 1_000_001,
+                max: 1_000_000
+            })
+        ),
+        "{err:?}"
+    );
+    let err = c.scan::<Task>().segments(4).await.unwrap_err();
+    assert!(
+        matches!(err, Error::Validation(ValidationError::InvalidRequest(_))),
+        "{err:?}"
+    );
+    // Many segments, built as they start: still each item exactly once.
+    let got = by_id(c.scan::<Task>().segments(64).all().await.unwrap());
+    assert_eq!(got, by_id(tasks));
+    // A limit caps the merged stream.
+    let some = c.scan::<Task>().segments(4).limit(10).all().await.unwrap();
+    assert_eq!(some.len(), 10);
+}

@@ -49,7 +49,7 @@ impl<E: Entity + Send + 'static> Get<E> {
             .inner
             .sdk
             .get_item()
-            .table_name(&self.client.inner.table)
+            .table_name(self.client.checked_table()?)
             .set_key(Some(self.key.to_item()))
             .consistent_read(self.consistent)
             .send()
@@ -155,7 +155,7 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
             .inner
             .sdk
             .get_item()
-            .table_name(&get.client.inner.table)
+            .table_name(get.client.checked_table()?)
             .set_key(Some(get.key.to_item()))
             .consistent_read(get.consistent)
             .projection_expression(projection.join(", "))

@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod get;
+pub mod paging;
 pub mod query;
 pub mod scan;
 pub mod table;
@@ -11,9 +12,10 @@ pub mod update;
 pub mod write;
 
 use crate::error::{Error, Result, ValidationError};
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Entity, Item};
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 
@@ -86,9 +88,13 @@ impl<E: Entity + Send + 'static> Returning<E> for ReturnNew {
 /// DynamoDB returns no attributes for `ALL_OLD` when an update creates the
 /// item; some compatible servers return the key they were given instead.
 fn is_key_only<E: Entity>(item: &Item) -> bool {
+    item.keys().all(|name| is_table_key::<E>(name))
+}
+
+/// Whether `name` is one of the table key attributes of `E`.
+pub(crate) fn is_table_key<E: Entity>(name: &str) -> bool {
     let key = &E::MODEL.primary;
-    item.keys()
-        .all(|name| name == key.pk.attribute || key.sk.is_some_and(|sk| name == sk.attribute))
+    name == key.pk.attribute || key.sk.is_some_and(|sk| name == sk.attribute)
 }
 
 macro_rules! raw_returning {
@@ -120,16 +126,67 @@ pub(crate) fn render_condition<E>(
         .map_err(|source| Error::Validation(ValidationError::Value { context, source }))
 }
 
-/// A condition that is a request's only expression: its text, names and
-/// values.
+/// A request's condition, and the names and values of all its expressions.
+#[derive(Debug, Default)]
+pub(crate) struct Expressions {
+    pub condition: Option<String>,
+    pub names: Option<HashMap<String, String>>,
+    pub values: Option<HashMap<String, AttributeValue>>,
+}
+
+impl Expressions {
+    /// The condition, and the names and values `placeholders` handed out.
+    pub(crate) fn new(condition: Option<String>, placeholders: Placeholders) -> Self {
+        let rendered = placeholders.finish();
+        Self {
+            condition,
+            names: rendered.names,
+            values: rendered.values,
+        }
+    }
+}
+
+/// A condition that is a request's only expression.
 pub(crate) fn condition_only<E>(
     condition: Option<&Condition<E>>,
     context: &'static str,
-) -> Result<(Option<String>, entity_core::expr::Rendered)> {
+) -> Result<Expressions> {
     let mut placeholders = Placeholders::default();
     let text = render_condition(condition, &mut placeholders, context)?;
-    Ok((text, placeholders.finish()))
+    Ok(Expressions::new(text, placeholders))
 }
+
+/// The builders of conditional writes, alone or in a transaction: they all
+/// take a request's expressions the same way, and return the stored item
+/// when the condition fails.
+pub(crate) trait Conditional: Sized {
+    fn expressions(self, expressions: Expressions) -> Self;
+}
+
+macro_rules! conditional {
+    ($($builder:ty),* $(,)?) => {$(
+        impl Conditional for $builder {
+            fn expressions(self, e: Expressions) -> Self {
+                self.set_condition_expression(e.condition)
+                    .set_expression_attribute_names(e.names)
+                    .set_expression_attribute_values(e.values)
+                    .return_values_on_condition_check_failure(
+                        ReturnValuesOnConditionCheckFailure::AllOld,
+                    )
+            }
+        }
+    )*};
+}
+
+conditional!(
+    aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder,
+    aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder,
+    aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder,
+    aws_sdk_dynamodb::types::builders::PutBuilder,
+    aws_sdk_dynamodb::types::builders::UpdateBuilder,
+    aws_sdk_dynamodb::types::builders::DeleteBuilder,
+    aws_sdk_dynamodb::types::builders::ConditionCheckBuilder,
+);
 
 /// `a AND b` for optional conditions.
 pub(crate) fn and<E>(a: Option<Condition<E>>, b: Option<Condition<E>>) -> Option<Condition<E>> {

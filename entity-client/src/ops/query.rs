@@ -1,29 +1,20 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
+use super::paging::{self, Page, Prepared, Source, State};
 use super::BoxFuture;
-use crate::cursor;
-use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::cursor::Fingerprint;
+use crate::error::{Error, Result, ValidationError};
+use crate::limits::check_key;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
-use entity_core::{Collection, Item, Query, Readable};
-use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use std::collections::HashMap;
+use entity_core::{Collection, IndexKind, Item, Query, Readable, SortCondition};
+use futures::stream::{Stream, StreamExt};
 use std::future::IntoFuture;
-use std::sync::Arc;
 
-/// A page of results and the cursor that resumes after it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Page<E> {
-    /// The items, in sort key order.
-    pub items: Vec<E>,
-    /// Resumes the query after this page (`None` when there is no more).
-    /// Opaque and signed: safe to hand to a web client.
-    pub cursor: Option<String>,
-}
-
-/// A Query, ready to send.
+/// A Query, ready to send. `.await` reads one page (up to the query's
+/// limit or the page size; everything when neither is set).
 ///
 /// Nothing is sent until the request is awaited or a stream is polled. Only
 /// items of the entity are returned: the identity attribute is filtered on
@@ -74,29 +65,6 @@ impl Client {
     }
 }
 
-/// Everything a page request needs, computed once.
-struct Prepared {
-    client: Client,
-    entity: &'static str,
-    index_name: Option<String>,
-    key_condition: String,
-    filter: Option<String>,
-    names: HashMap<String, String>,
-    values: HashMap<String, AttributeValue>,
-    consistent: bool,
-    ascending: bool,
-    page_size: Option<u32>,
-    fingerprint: [u8; 32],
-    strict: bool,
-}
-
-struct State {
-    prepared: Arc<Prepared>,
-    start: Option<Item>,
-    remaining: Option<u32>,
-    done: bool,
-}
-
 impl<E: Readable + Send + 'static> QueryRequest<E> {
     /// Keeps only items for which `filter` holds (a FilterExpression: read
     /// capacity is still spent on the items it drops).
@@ -138,11 +106,13 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     }
 
     fn prepare(self) -> Result<State> {
-        if self.query.get_limit() == Some(0) || self.page_size == Some(0) {
-            return Err(ValidationError::InvalidRequest(
-                "a query limit or page size must be at least 1".into(),
-            )
-            .into());
+        let table = self.client.checked_table()?.to_owned();
+        check_query_keys(&self.query)?;
+        if let Some(index) = self.query.index_name() {
+            if self.consistent && E::index_kind(index) == Some(IndexKind::Global) {
+                let index = index.to_owned();
+                return Err(ValidationError::ConsistentReadOnGlobalIndex { index }.into());
+            }
         }
         let identity = E::identity_filter().map(|(attribute, name)| {
             entity_core::__private::condition_equals::<E>(
@@ -155,135 +125,100 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             self.query.expression_attribute_names(),
             self.query.expression_attribute_values(),
         );
-        let filter_text =
-            super::render_condition(filter.as_ref(), &mut placeholders, "query filter")?;
+        let filter = super::render_condition(filter.as_ref(), &mut placeholders, "query filter")?;
         let rendered = placeholders.finish();
-        let (names, values) = (
-            rendered.names.unwrap_or_default(),
-            rendered.values.unwrap_or_default(),
-        );
-        let (pk_attribute, pk) = self.query.partition_key();
-        let mut sorted_values: Vec<String> =
-            values.iter().map(|(k, v)| format!("{k}={v:?}")).collect();
-        sorted_values.sort();
-        let fingerprint = cursor::fingerprint(&[
-            &self.client.inner.table,
-            E::TYPE_NAME,
-            self.query.index_name().unwrap_or(""),
-            pk_attribute,
-            pk,
-            &format!("{:?}", self.query.sort_condition()),
-            filter_text.as_deref().unwrap_or_default(),
-            &sorted_values.join("\u{1f}"),
-            if self.query.scan_index_forward() {
-                "asc"
-            } else {
-                "desc"
-            },
-        ]);
-        let start = match &self.cursor {
-            Some(text) => {
-                let key = cursor::decode(&self.client.inner.cursor_secret, &fingerprint, text)?;
-                check_cursor_key(&self.query, &key)?;
-                Some(key)
-            }
-            None => None,
-        };
-        let done = self.query.matches_nothing();
+        let key_condition = self.query.key_condition_expression();
+        let index_name = self.query.index_name();
+        let ascending = self.query.scan_index_forward();
+        // The key condition's names and values (partition, sort range) are
+        // in the maps; the limit and page size are not: a cursor resumes a
+        // query read in pages of any size.
+        let fingerprint = Fingerprint::new("query")
+            .text(&table)
+            .text(E::TYPE_NAME)
+            .optional(index_name)
+            .text(&key_condition)
+            .optional(filter.as_deref())
+            .text(if ascending { "asc" } else { "desc" })
+            .names(rendered.names.as_ref())
+            .values(rendered.values.as_ref())?
+            .finish();
+        let start = paging::resume(&self.client, &fingerprint, self.cursor.as_deref(), |key| {
+            check_cursor_key(&self.query, key)
+        })?;
         let prepared = Prepared {
             client: self.client,
+            table,
             entity: E::TYPE_NAME,
-            strict: self.strict,
-            index_name: self.query.index_name().map(str::to_owned),
-            key_condition: self.query.key_condition_expression(),
-            filter: filter_text,
-            names,
-            values,
+            source: Source::Query {
+                index_name: index_name.map(str::to_owned),
+                key_condition,
+                ascending,
+            },
+            filter,
+            names: rendered.names,
+            values: rendered.values,
             consistent: self.consistent,
-            ascending: self.query.scan_index_forward(),
             page_size: self.page_size,
             fingerprint,
+            strict: self.strict,
         };
-        Ok(State {
-            prepared: Arc::new(prepared),
-            start,
-            remaining: self.query.get_limit(),
-            done,
+        let state = State::new(prepared, start, self.query.get_limit())?;
+        Ok(match self.query.matches_nothing() {
+            true => state.finished(),
+            false => state,
         })
     }
 
     /// A lazy stream of pages, one per request.
     pub fn pages(self) -> impl Stream<Item = Result<Page<E>>> + Send + 'static {
-        let state = self.prepare();
-        stream::try_unfold(Some(state), |state| async move {
-            let state = match state {
-                None => return Ok(None),
-                Some(state) => state?,
-            };
-            if state.done {
-                return Ok(None);
-            }
-            let (page, next) = fetch::<E>(state).await?;
-            Ok(Some((page, Some(Ok(next)))))
-        })
+        paging::pages(self.prepare())
     }
 
     /// A lazy stream of items across pages.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
-        self.pages()
-            .map_ok(|page| stream::iter(page.items.into_iter().map(Ok)))
-            .try_flatten()
+        paging::items(self.prepare())
     }
 
-    /// The first item, if any.
-    pub async fn one(mut self) -> Result<Option<E>> {
-        // Read no more than needed: one item, however many requests the
-        // filter makes that take.
-        if self.query.get_limit().is_none() {
-            self.query = self.query.limit(1);
-        }
-        let items = self.items();
-        futures::pin_mut!(items);
-        items.next().await.transpose()
+    /// The first item, if any. Without a filter it reads one item
+    /// (`Limit=1`); with one, it reads pages (DynamoDB applies `Limit`
+    /// before the filter, so `Limit=1` would cost a request per item until
+    /// one matches) and stops at the first match.
+    pub async fn one(self) -> Result<Option<E>> {
+        let filtered = self.filter.is_some();
+        let state = self.prepare().map(|state| state.first_only(filtered));
+        paging::first(state).await
     }
 
     /// Every item (up to the query's limit).
     pub async fn all(self) -> Result<Vec<E>> {
-        self.items().try_collect().await
-    }
-
-    /// One page: up to the query's limit (or page size) items, and a cursor
-    /// when more may follow.
-    async fn page(self) -> Result<Page<E>> {
-        let mut state = self.prepare()?;
-        let mut items = Vec::new();
-        let target = state.remaining.or(state.prepared.page_size);
-        if target.is_some() && state.remaining.is_none() {
-            state.remaining = target;
-        }
-        loop {
-            if state.done {
-                return Ok(Page {
-                    items,
-                    cursor: None,
-                });
-            }
-            let (page, next) = fetch::<E>(state).await?;
-            items.extend(page.items);
-            let full = target.is_some_and(|t| items.len() as u32 >= t);
-            if full || next.done {
-                return Ok(Page {
-                    items,
-                    cursor: page.cursor,
-                });
-            }
-            state = next;
-        }
+        futures::TryStreamExt::try_collect(self.items()).await
     }
 }
 
-/// The identity attribute every entity item holds.
-const IDENTITY: &str = entity_core::__private::IDENTITY_ATTRIBUTE;
+/// A query's keys, checked as DynamoDB would: a partition key that is
+/// empty or over 2048 bytes, a sort key value over 1024.
+fn check_query_keys<E>(query: &Query<E>) -> Result<(), ValidationError> {
+    let (pk_attribute, pk) = query.partition_key();
+    check_key(pk_attribute, pk, true)?;
+    let Some((sk_attribute, condition)) = query.sort_condition() else {
+        return Ok(());
+    };
+    let values: &[&String] = match condition {
+        SortCondition::Between(low, high) => &[low, high],
+        SortCondition::Eq(v)
+        | SortCondition::BeginsWith(v)
+        | SortCondition::Lt(v)
+        | SortCondition::Le(v)
+        | SortCondition::Gt(v)
+        | SortCondition::Ge(v) => &[v],
+        SortCondition::Nothing => &[],
+    };
+    for value in values.iter().filter(|value| !value.is_empty()) {
+        check_key(sk_attribute, value, false)?;
+    }
+    Ok(())
+}
 
 impl<C: Collection + Readable + Send + 'static> QueryRequest<C> {
     /// Every item, grouped by member: one `Vec` per entity type.
@@ -296,71 +231,6 @@ impl<C: Collection + Readable + Send + 'static> QueryRequest<C> {
         }
         Ok(grouped)
     }
-}
-
-/// One request: the page it returned, and the state after it.
-async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
-    let p = &state.prepared;
-    let limit = match (state.remaining, p.page_size) {
-        (Some(r), Some(s)) => Some(r.min(s)),
-        (r, s) => r.or(s),
-    };
-    let output = p
-        .client
-        .inner
-        .sdk
-        .query()
-        .table_name(&p.client.inner.table)
-        .set_index_name(p.index_name.clone())
-        .key_condition_expression(&p.key_condition)
-        .set_filter_expression(p.filter.clone())
-        .set_expression_attribute_names(Some(p.names.clone()))
-        .set_expression_attribute_values(Some(p.values.clone()))
-        .consistent_read(p.consistent)
-        .scan_index_forward(p.ascending)
-        .set_limit(limit.map(|l| l as i32))
-        .set_exclusive_start_key(state.start.take())
-        .send()
-        .await
-        .map_err(|e| from_sdk("Query", p.entity, e))?;
-    let raw = output.items.unwrap_or_default();
-    let mut items = Vec::with_capacity(raw.len());
-    for item in raw {
-        let found = item.get(IDENTITY).and_then(|v| v.as_s().ok()).cloned();
-        match E::read(item)? {
-            Some(value) => items.push(value),
-            // An item of an entity this query does not read: skipped, or
-            // an error when the caller asked to see such items.
-            None if p.strict => {
-                return Err(entity_core::DecodeError::WrongEntity {
-                    expected: E::TYPE_NAME,
-                    attribute: IDENTITY,
-                    found,
-                }
-                .into())
-            }
-            None => {}
-        }
-    }
-    if let Some(remaining) = &mut state.remaining {
-        *remaining = remaining.saturating_sub(items.len() as u32);
-        if *remaining == 0 {
-            state.done = true;
-        }
-    }
-    let cursor = match &output.last_evaluated_key {
-        Some(key) => Some(cursor::encode(
-            &p.client.inner.cursor_secret,
-            &p.fingerprint,
-            key,
-        )?),
-        None => {
-            state.done = true;
-            None
-        }
-    };
-    state.start = output.last_evaluated_key;
-    Ok((Page { items, cursor }, state))
 }
 
 /// The key inside a cursor must lie inside the query: its partition, its sort
@@ -392,6 +262,6 @@ impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.page())
+        Box::pin(paging::page(self.prepare()))
     }
 }

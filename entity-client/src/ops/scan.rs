@@ -1,19 +1,33 @@
-//! `scan`: every item of an entity in the table, optionally filtered, in one
-//! or several parallel segments merged into one stream.
+//! `scan`: every item of an entity in the table, optionally filtered. Read
+//! like a query (one page with a signed cursor, a stream of pages, a stream
+//! of items), or in parallel segments merged into one stream of items.
 
-use crate::error::{from_sdk, Error, Result, ValidationError};
+use super::paging::{self, Page, Prepared, Source, State};
+use super::BoxFuture;
+use crate::cursor::Fingerprint;
+use crate::error::{Error, Result, ValidationError};
+use crate::limits::{wire_count, MAX_SCAN_SEGMENTS};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Entity, Item};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use std::collections::HashMap;
+use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::sync::Arc;
+
+/// Segments of a parallel scan read at once; the others start as these
+/// finish, so a scan of a million segments holds no more than this many
+/// requests (or builders) at a time.
+const SEGMENTS_IN_FLIGHT: usize = 16;
 
 /// A Scan of one entity's items (the identity attribute is filtered on the
-/// server). With [`segments`](Scan::segments), a parallel scan whose
-/// segments are read concurrently and merged into one stream.
+/// server).
+///
+/// `.await` reads one page (up to the limit or page size; everything when
+/// neither is set) with a cursor that resumes after it; [`pages`](Scan::pages)
+/// and [`items`](Scan::items) stream lazily. With
+/// [`segments`](Scan::segments), a parallel scan whose segments are read
+/// concurrently and merged into one stream of items.
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity};
@@ -22,15 +36,20 @@ use std::sync::Arc;
 /// # async fn demo(client: Client) -> entity_client::Result<()> {
 /// let f = Doc::fields();
 /// let popular: Vec<Doc> = client.scan::<Doc>().filter(f.views.gt(100u32)).segments(4).all().await?;
+/// // One page of up to 20, and a cursor for the next.
+/// let page = client.scan::<Doc>().limit(20).await?;
+/// let next = client.scan::<Doc>().limit(20).cursor(page.cursor.unwrap_or_default()).await?;
 /// # Ok(()) }
 /// ```
-#[must_use = "a scan does nothing until it is streamed"]
+#[must_use = "a scan does nothing until it is awaited or streamed"]
 pub struct Scan<E> {
     client: Client,
     filter: Option<Condition<E>>,
     segments: u32,
     consistent: bool,
     page_size: Option<u32>,
+    limit: Option<u32>,
+    cursor: Option<String>,
     entity: PhantomData<fn() -> E>,
 }
 
@@ -43,34 +62,26 @@ impl Client {
             segments: 1,
             consistent: false,
             page_size: None,
+            limit: None,
+            cursor: None,
             entity: PhantomData,
         }
     }
 }
 
-struct Prepared {
-    client: Client,
-    entity: &'static str,
-    filter: String,
-    names: Option<HashMap<String, String>>,
-    values: Option<HashMap<String, AttributeValue>>,
-    consistent: bool,
-    page_size: Option<u32>,
-    total_segments: u32,
-}
-
 impl<E: Entity + Send + 'static> Scan<E> {
-    /// Keeps only items for which `filter` holds.
+    /// Keeps only items for which `filter` holds (a FilterExpression: read
+    /// capacity is still spent on the items it drops).
     pub fn filter(mut self, filter: Condition<E>) -> Self {
-        self.filter = Some(match self.filter.take() {
-            Some(existing) => existing.and(filter),
-            None => filter,
-        });
+        self.filter = super::and(self.filter.take(), Some(filter));
         self
     }
 
     /// Reads `segments` segments concurrently (a parallel scan), merged into
-    /// one stream in no particular order. At least 1.
+    /// one stream of items in no particular order. At least 1 (0 reads as
+    /// 1), at most DynamoDB's 1,000,000. A parallel scan has no single
+    /// position, so it is read with [`items`](Scan::items) or
+    /// [`all`](Scan::all), not by page.
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = segments.max(1);
         self
@@ -88,51 +99,98 @@ impl<E: Entity + Send + 'static> Scan<E> {
         self
     }
 
-    fn prepare(self) -> Result<Arc<Prepared>> {
-        if self.page_size == Some(0) {
-            return Err(ValidationError::InvalidRequest(
-                "a scan page size must be at least 1".into(),
-            )
-            .into());
-        }
+    /// At most `limit` items in all.
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Resumes after the page that returned this cursor. An empty string
+    /// starts from the beginning.
+    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
+        let cursor = cursor.into();
+        self.cursor = (!cursor.is_empty()).then_some(cursor);
+        self
+    }
+
+    /// The read of one segment (`None`: the whole table in one sequence).
+    fn prepare(&self, segment: Option<(i32, i32)>) -> Result<State> {
+        let table = self.client.checked_table()?.to_owned();
         let model = E::MODEL;
         let identity = entity_core::__private::condition_equals::<E>(
             model.identity_attribute,
             AttributeValue::S(model.name.to_owned()),
         );
-        let filter = match self.filter {
-            Some(filter) => identity.and(filter),
-            None => identity,
-        };
+        let filter = super::and(Some(identity), self.filter.clone());
         let mut placeholders = Placeholders::default();
-        let filter = filter.render(&mut placeholders).map_err(|source| {
-            Error::Validation(ValidationError::Value {
-                context: "scan filter",
-                source,
-            })
-        })?;
+        let filter = super::render_condition(filter.as_ref(), &mut placeholders, "scan filter")?;
         let rendered = placeholders.finish();
-        Ok(Arc::new(Prepared {
-            client: self.client,
+        let fingerprint = Fingerprint::new("scan")
+            .text(&table)
+            .text(model.name)
+            .optional(filter.as_deref())
+            .names(rendered.names.as_ref())
+            .values(rendered.values.as_ref())?
+            .finish();
+        let start = paging::resume(
+            &self.client,
+            &fingerprint,
+            self.cursor.as_deref(),
+            check_cursor_key::<E>,
+        )?;
+        let prepared = Prepared {
+            client: self.client.clone(),
+            table,
             entity: model.name,
+            source: Source::Scan { segment },
             filter,
             names: rendered.names,
             values: rendered.values,
             consistent: self.consistent,
             page_size: self.page_size,
-            total_segments: self.segments,
-        }))
+            fingerprint,
+            strict: false,
+        };
+        State::new(prepared, start, self.limit)
+    }
+
+    /// The read of the whole table in one sequence: what pages and cursors
+    /// need.
+    fn sequential(self) -> Result<State> {
+        if self.segments > 1 {
+            return Err(ValidationError::InvalidRequest(
+                "a parallel scan is read with items() or all(): it has no single cursor".into(),
+            )
+            .into());
+        }
+        self.prepare(None)
+    }
+
+    /// A lazy stream of pages, one per request (not for a parallel scan).
+    pub fn pages(self) -> impl Stream<Item = Result<Page<E>>> + Send + 'static {
+        paging::pages(self.sequential())
     }
 
     /// A lazy stream of the items of every segment.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
-        match self.prepare() {
-            Err(e) => stream::iter(vec![Err(e)]).boxed(),
-            Ok(prepared) => {
-                let segments = (0..prepared.total_segments)
-                    .map(|segment| segment_items::<E>(prepared.clone(), segment).boxed());
-                stream::select_all(segments).boxed()
-            }
+        if self.segments == 1 {
+            return paging::items(self.prepare(None)).boxed();
+        }
+        let total = match wire_count("segments", self.segments, MAX_SCAN_SEGMENTS) {
+            Ok(total) => total,
+            Err(e) => return stream::once(async { Err(Error::from(e)) }).boxed(),
+        };
+        if self.cursor.is_some() {
+            return paging::items(self.sequential()).boxed();
+        }
+        let limit = self.limit.and_then(|l| usize::try_from(l).ok());
+        // Each segment's request is built when the segment starts.
+        let merged = stream::iter(0..total)
+            .map(move |segment| paging::items(self.prepare(Some((segment, total)))).boxed())
+            .flatten_unordered(SEGMENTS_IN_FLIGHT);
+        match limit {
+            Some(limit) => merged.take(limit).boxed(),
+            None => merged.boxed(),
         }
     }
 
@@ -142,44 +200,27 @@ impl<E: Entity + Send + 'static> Scan<E> {
     }
 }
 
-fn segment_items<E: Entity + Send + 'static>(
-    prepared: Arc<Prepared>,
-    segment: u32,
-) -> impl Stream<Item = Result<E>> + Send + 'static {
-    // State: the next start key; `None` once the segment is finished.
-    stream::try_unfold(Some(None::<Item>), move |start| {
-        let prepared = prepared.clone();
-        async move {
-            let Some(start) = start else {
-                return Ok::<_, Error>(None);
-            };
-            let parallel = prepared.total_segments > 1;
-            let output = prepared
-                .client
-                .inner
-                .sdk
-                .scan()
-                .table_name(&prepared.client.inner.table)
-                .filter_expression(&prepared.filter)
-                .set_expression_attribute_names(prepared.names.clone())
-                .set_expression_attribute_values(prepared.values.clone())
-                .consistent_read(prepared.consistent)
-                .set_limit(prepared.page_size.map(|l| l as i32))
-                .set_segment(parallel.then_some(segment as i32))
-                .set_total_segments(parallel.then_some(prepared.total_segments as i32))
-                .set_exclusive_start_key(start)
-                .send()
-                .await
-                .map_err(|e| from_sdk("Scan", prepared.entity, e))?;
-            let items = output
-                .items
-                .unwrap_or_default()
-                .into_iter()
-                .map(E::from_item)
-                .collect::<Result<Vec<E>, _>>()?;
-            let next = output.last_evaluated_key.map(Some);
-            Ok(Some((stream::iter(items.into_iter().map(Ok)), next)))
-        }
-    })
-    .try_flatten()
+/// A scan cursor's key is a table key of `E`: its partition and sort key
+/// attributes, strings, and nothing else.
+fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
+    let primary = &E::MODEL.primary;
+    let is_key = |name: &str| super::is_table_key::<E>(name);
+    let present = |attribute: &str| matches!(key.get(attribute), Some(AttributeValue::S(_)));
+    let complete =
+        present(primary.pk.attribute) && primary.sk.is_none_or(|sk| present(sk.attribute));
+    if !complete || !key.keys().all(|name| is_key(name)) {
+        return Err(Error::InvalidCursor {
+            reason: "its key is not a table key of the scanned entity",
+        });
+    }
+    Ok(())
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for Scan<E> {
+    type Output = Result<Page<E>>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(paging::page(self.sequential()))
+    }
 }

@@ -171,7 +171,7 @@ impl CreateTable {
 
     async fn send(self) -> Result<()> {
         let design = self.design?;
-        let table = &self.client.inner.table;
+        let table = self.client.checked_table()?;
         let projection = Projection::builder()
             .projection_type(ProjectionType::All)
             .build();
@@ -233,7 +233,7 @@ async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
             .inner
             .sdk
             .describe_table()
-            .table_name(&client.inner.table)
+            .table_name(client.checked_table()?)
             .send()
             .await
             .map_err(|e| from_sdk("DescribeTable", "table", e))?;

@@ -2,17 +2,18 @@
 //! check, across entities) and `transact_get`.
 
 use super::update::render_update;
-use super::{condition_only, not_exists, BoxFuture};
+use super::{condition_only, not_exists, BoxFuture, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
-use crate::limits::{check_item, check_primary_key, MAX_TRANSACTION_ITEMS};
+use crate::keys::{KeyId, KeySet};
+use crate::limits::{
+    check_idempotency_token, check_item, check_primary_key, MAX_TRANSACTION_ITEMS,
+};
 use crate::Client;
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete, Get, Put, ReturnValuesOnConditionCheckFailure, TransactGetItem,
-    TransactWriteItem, Update as SdkUpdate,
+    ConditionCheck, Delete, Get, Put, TransactGetItem, TransactWriteItem, Update as SdkUpdate,
 };
 use entity_core::expr::{Condition, Update};
 use entity_core::{Entity, Item, PrimaryKey};
-use std::collections::HashSet;
 use std::future::IntoFuture;
 
 /// A TransactWriteItems: all of its writes happen, or none.
@@ -37,7 +38,9 @@ use std::future::IntoFuture;
 #[must_use = "a request does nothing until it is awaited"]
 pub struct TransactWrite {
     client: Client,
-    items: Vec<(&'static str, String, TransactWriteItem)>,
+    items: Vec<(&'static str, TransactWriteItem)>,
+    /// The items named so far, to refuse a repeat (DynamoDB would).
+    keys: KeySet<()>,
     token: Option<String>,
     error: Option<Error>,
 }
@@ -48,6 +51,7 @@ impl Client {
         TransactWrite {
             client: self.clone(),
             items: Vec::new(),
+            keys: KeySet::default(),
             token: None,
             error: None,
         }
@@ -58,7 +62,7 @@ impl Client {
         TransactGet {
             client: self.clone(),
             items: Vec::new(),
-            keys: Vec::new(),
+            keys: KeySet::default(),
             error: None,
         }
     }
@@ -68,47 +72,47 @@ fn build_error(e: impl std::fmt::Display) -> Error {
     ValidationError::InvalidRequest(e.to_string()).into()
 }
 
+/// Holds the first error of a builder's calls until it is sent.
+fn hold(error: &mut Option<Error>, e: Error) {
+    error.get_or_insert(e);
+}
+
 impl TransactWrite {
-    fn push(mut self, entity: &'static str, key: String, item: Result<TransactWriteItem>) -> Self {
+    /// Adds an item for `key`, unless the key is already in the
+    /// transaction.
+    fn push(mut self, entity: &'static str, key: KeyId, item: Result<TransactWriteItem>) -> Self {
+        let item = item.and_then(|item| {
+            self.keys.insert_unique("transaction", key, ())?;
+            Ok(item)
+        });
         match item {
-            Ok(item) => self.items.push((entity, key, item)),
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
+            Ok(item) => self.items.push((entity, item)),
+            Err(e) => hold(&mut self.error, e),
         }
         self
     }
 
-    /// Adds the item `build` makes for `key`, after checking the key; the
-    /// key's text catches repeats before sending.
+    /// Adds the item `build` makes for `key`, after checking the key.
     fn keyed<E: Entity>(
         self,
         key: PrimaryKey<E>,
-        build: impl FnOnce(&Self, &PrimaryKey<E>) -> Result<TransactWriteItem>,
+        build: impl FnOnce(&str, &PrimaryKey<E>) -> Result<TransactWriteItem>,
     ) -> Self {
-        let text = format!("{key:?}");
         let item = check_primary_key(&key)
             .map_err(Error::from)
-            .and_then(|()| build(&self, &key));
-        self.push(E::MODEL.name, text, item)
+            .and_then(|()| build(self.client.checked_table()?, &key));
+        self.push(E::MODEL.name, KeyId::of(&key), item)
     }
 
     fn put_item<E: Entity>(self, entity: &E, condition: Option<Condition<E>>) -> Self {
-        let key = format!("{:?}", entity.primary_key());
+        let key = KeyId::of(&entity.primary_key());
         let put = (|| {
             let item = entity.to_item()?;
             check_item(E::MODEL, &item)?;
-            let (condition, rendered) =
-                condition_only(condition.as_ref(), "transaction condition")?;
             let put = Put::builder()
-                .table_name(&self.client.inner.table)
+                .table_name(self.client.checked_table()?)
                 .set_item(Some(item))
-                .set_condition_expression(condition)
-                .set_expression_attribute_names(rendered.names)
-                .set_expression_attribute_values(rendered.values)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
+                .expressions(condition_only(condition.as_ref(), "transaction condition")?)
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().put(put).build())
@@ -138,18 +142,13 @@ impl TransactWrite {
         update: Update<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
-        self.keyed(key, |this, key| {
+        self.keyed(key, |table, key| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()
-                .table_name(&this.client.inner.table)
+                .table_name(table)
                 .set_key(Some(key.to_item()))
                 .update_expression(rendered.expression)
-                .set_condition_expression(rendered.condition)
-                .set_expression_attribute_names(rendered.names)
-                .set_expression_attribute_values(rendered.values)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
+                .expressions(rendered.expressions)
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().update(update).build())
@@ -158,18 +157,11 @@ impl TransactWrite {
 
     /// Deletes an item, if `condition` (when given) holds.
     pub fn delete<E: Entity>(self, key: PrimaryKey<E>, condition: Option<Condition<E>>) -> Self {
-        self.keyed(key, |this, key| {
-            let (condition, rendered) =
-                condition_only(condition.as_ref(), "transaction condition")?;
+        self.keyed(key, |table, key| {
             let delete = Delete::builder()
-                .table_name(&this.client.inner.table)
+                .table_name(table)
                 .set_key(Some(key.to_item()))
-                .set_condition_expression(condition)
-                .set_expression_attribute_names(rendered.names)
-                .set_expression_attribute_values(rendered.values)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
+                .expressions(condition_only(condition.as_ref(), "transaction condition")?)
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().delete(delete).build())
@@ -179,18 +171,11 @@ impl TransactWrite {
     /// Requires `condition` to hold on an item the transaction does not
     /// write.
     pub fn condition_check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
-        self.keyed(key, |this, key| {
-            let (expression, rendered) = condition_only(Some(&condition), "transaction condition")?;
-            let expression = expression.unwrap_or_default();
+        self.keyed(key, |table, key| {
             let check = ConditionCheck::builder()
-                .table_name(&this.client.inner.table)
+                .table_name(table)
                 .set_key(Some(key.to_item()))
-                .condition_expression(expression)
-                .set_expression_attribute_names(rendered.names)
-                .set_expression_attribute_values(rendered.values)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
+                .expressions(condition_only(Some(&condition), "transaction condition")?)
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().condition_check(check).build())
@@ -216,27 +201,18 @@ impl TransactWrite {
 
     async fn send(self) -> Result<()> {
         check_before_sending(self.error, self.items.len())?;
-        let mut seen = HashSet::new();
-        for (_, key, _) in &self.items {
-            if !seen.insert(key.as_str()) {
-                return Err(ValidationError::DuplicateKey {
-                    operation: "transaction",
-                    key: key.clone(),
-                }
-                .into());
-            }
+        if let Some(token) = &self.token {
+            check_idempotency_token(token)?;
         }
         let entity = self
             .items
             .first()
-            .map_or("transaction", |(entity, _, _)| *entity);
+            .map_or("transaction", |(entity, _)| *entity);
         self.client
             .inner
             .sdk
             .transact_write_items()
-            .set_transact_items(Some(
-                self.items.into_iter().map(|(_, _, item)| item).collect(),
-            ))
+            .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
             .set_client_request_token(self.token)
             .send()
             .await
@@ -291,7 +267,7 @@ pub struct TransactGet {
     client: Client,
     items: Vec<(&'static str, TransactGetItem)>,
     /// The keys read so far, to refuse a repeat (DynamoDB would).
-    keys: Vec<String>,
+    keys: KeySet<()>,
     error: Option<Error>,
 }
 
@@ -321,19 +297,11 @@ impl TransactGetOutput {
 impl TransactGet {
     /// Reads the item with this key.
     pub fn get<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
-        let text = format!("{key:?}");
-        if self.keys.contains(&text) {
-            let duplicate = ValidationError::DuplicateKey {
-                operation: "transaction",
-                key: text,
-            };
-            self.error.get_or_insert(duplicate.into());
-            return self;
-        }
-        self.keys.push(text);
         let item = check_primary_key(&key).map_err(Error::from).and_then(|()| {
+            self.keys
+                .insert_unique("transaction", KeyId::of(&key), ())?;
             let get = Get::builder()
-                .table_name(&self.client.inner.table)
+                .table_name(self.client.checked_table()?)
                 .set_key(Some(key.to_item()))
                 .build()
                 .map_err(build_error)?;
@@ -341,9 +309,7 @@ impl TransactGet {
         });
         match item {
             Ok(item) => self.items.push((E::MODEL.name, item)),
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
+            Err(e) => hold(&mut self.error, e),
         }
         self
     }

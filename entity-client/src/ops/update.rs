@@ -1,13 +1,12 @@
 //! `update` and `patch`: typed changes to one item.
 
 use super::{
-    and, exists, missing_as_not_found, render_condition, BoxFuture, ReturnNew, ReturnNothing,
-    ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
+    and, exists, missing_as_not_found, render_condition, BoxFuture, Conditional, Expressions,
+    ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
 };
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::limits::check_primary_key;
 use crate::Client;
-use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use entity_core::attr::{SetMember, ToAttribute};
 use entity_core::expr::{
     Attr, Condition, IndexChange, IntoAttr, Numeric, Placeholders, Settable, Update,
@@ -214,14 +213,11 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             .inner
             .sdk
             .update_item()
-            .table_name(&self.client.inner.table)
+            .table_name(self.client.checked_table()?)
             .set_key(Some(self.key.to_item()))
             .update_expression(rendered.expression)
-            .set_condition_expression(rendered.condition)
-            .set_expression_attribute_names(rendered.names)
-            .set_expression_attribute_values(rendered.values)
+            .expressions(rendered.expressions)
             .return_values(R::return_value())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
             .await
             .map_err(|e| from_sdk("UpdateItem", entity, e));
@@ -245,9 +241,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for UpdateItem<E, R
 /// An update and its condition, rendered for UpdateItem or a transaction.
 pub(crate) struct RenderedUpdate {
     pub expression: String,
-    pub condition: Option<String>,
-    pub names: Option<std::collections::HashMap<String, String>>,
-    pub values: Option<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>>,
+    pub expressions: Expressions,
 }
 
 /// Renders an update, adding the key fields and identity attributes (an update that creates
@@ -287,11 +281,8 @@ pub(crate) fn render_update<E: Entity>(
         })
     })?;
     let condition = render_condition(condition.as_ref(), &mut placeholders, "update condition")?;
-    let rendered = placeholders.finish();
     Ok(RenderedUpdate {
         expression,
-        condition,
-        names: rendered.names,
-        values: rendered.values,
+        expressions: Expressions::new(condition, placeholders),
     })
 }

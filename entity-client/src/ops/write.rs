@@ -2,13 +2,12 @@
 //! `remove`.
 
 use super::{
-    and, condition_only, exists, missing_as_not_found, not_exists, render_condition, BoxFuture,
-    ReturnNothing, ReturnOld, Returning,
+    and, condition_only, exists, is_table_key, missing_as_not_found, not_exists, render_condition,
+    BoxFuture, Conditional, Expressions, ReturnNothing, ReturnOld, Returning,
 };
 use crate::error::{from_sdk, Result};
 use crate::limits::{check_item, check_primary_key};
 use crate::Client;
-use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use entity_core::expr::{Condition, Placeholders, Update};
 use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
@@ -109,19 +108,16 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
     async fn send(self) -> Result<R::Output> {
         let item = self.item?;
         check_item(E::MODEL, &item)?;
-        let (condition, rendered) = condition_only(self.condition.as_ref(), "put condition")?;
+        let expressions = condition_only(self.condition.as_ref(), "put condition")?;
         let output = self
             .client
             .inner
             .sdk
             .put_item()
-            .table_name(&self.client.inner.table)
+            .table_name(self.client.checked_table()?)
             .set_item(Some(item))
-            .set_condition_expression(condition)
-            .set_expression_attribute_names(rendered.names)
-            .set_expression_attribute_values(rendered.values)
+            .expressions(expressions)
             .return_values(R::return_value())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
             .await
             .map_err(|e| from_sdk("PutItem", E::MODEL.name, e))?;
@@ -156,7 +152,7 @@ impl<E: Entity + Send + 'static> Upsert<E> {
 
     /// The UpdateItem's changes: every attribute of the item but the table
     /// key; `REMOVE` for fields that are absent.
-    pub(crate) fn changes(key: &PrimaryKey<E>, item: Item) -> (Update<E>, Vec<&'static str>) {
+    pub(crate) fn changes(item: Item) -> (Update<E>, Vec<&'static str>) {
         let mut update = Update::new();
         let mut removed = Vec::new();
         for field in E::MODEL.fields {
@@ -165,9 +161,7 @@ impl<E: Entity + Send + 'static> Upsert<E> {
             }
         }
         for (name, value) in item {
-            let is_key =
-                name == key.pk_attribute || key.sk.as_ref().is_some_and(|(a, _)| *a == name);
-            if !is_key {
+            if !is_table_key::<E>(&name) {
                 update = entity_core::__private::update_set_raw(update, &name, value);
             }
         }
@@ -177,7 +171,7 @@ impl<E: Entity + Send + 'static> Upsert<E> {
     async fn send(self) -> Result<()> {
         let item = self.item?;
         check_item(E::MODEL, &item)?;
-        let (update, removed) = Self::changes(&self.key, item);
+        let (update, removed) = Self::changes(item);
         let mut placeholders = Placeholders::default();
         let mut expression =
             update
@@ -195,18 +189,14 @@ impl<E: Entity + Send + 'static> Upsert<E> {
             &mut placeholders,
             "upsert condition",
         )?;
-        let rendered = placeholders.finish();
         self.client
             .inner
             .sdk
             .update_item()
-            .table_name(&self.client.inner.table)
+            .table_name(self.client.checked_table()?)
             .set_key(Some(self.key.to_item()))
             .update_expression(expression)
-            .set_condition_expression(condition)
-            .set_expression_attribute_names(rendered.names)
-            .set_expression_attribute_values(rendered.values)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .expressions(Expressions::new(condition, placeholders))
             .send()
             .await
             .map_err(|e| from_sdk("UpdateItem", E::MODEL.name, e))?;
@@ -254,19 +244,16 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
 
     async fn send(self) -> Result<R::Output> {
         check_primary_key(&self.key)?;
-        let (condition, rendered) = condition_only(self.condition.as_ref(), "delete condition")?;
+        let expressions = condition_only(self.condition.as_ref(), "delete condition")?;
         let result = self
             .client
             .inner
             .sdk
             .delete_item()
-            .table_name(&self.client.inner.table)
+            .table_name(self.client.checked_table()?)
             .set_key(Some(self.key.to_item()))
-            .set_condition_expression(condition)
-            .set_expression_attribute_names(rendered.names)
-            .set_expression_attribute_values(rendered.values)
+            .expressions(expressions)
             .return_values(R::return_value())
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
             .send()
             .await
             .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e));

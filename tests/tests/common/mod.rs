@@ -2,6 +2,8 @@
 //! access, to assert on what is stored rather than on what the client says.
 #![allow(dead_code)]
 
+pub mod requests;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_client::{Client, Entity, Item, PrimaryKey};
 use entity_tests::{ChecklistItem, Status, Task};

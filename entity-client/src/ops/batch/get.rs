@@ -1,0 +1,169 @@
+//! `batch_get`: any number of keys of one entity, read in chunks of 100.
+
+use super::{chunks, until_processed};
+use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::keys::{KeyId, KeySet};
+use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
+use crate::ops::BoxFuture;
+use crate::Client;
+use aws_sdk_dynamodb::types::KeysAndAttributes;
+use entity_core::{Entity, Item, PrimaryKey};
+use futures::stream::{self, StreamExt};
+use std::future::IntoFuture;
+
+/// What a batch get read, and the keys it could not.
+#[derive(Debug)]
+pub struct BatchGetOutput<E> {
+    /// The items found (keys with no item are simply absent), in no
+    /// particular order.
+    pub items: Vec<E>,
+    /// Keys still unprocessed when the attempts ran out, or whose request
+    /// failed.
+    pub unprocessed: Vec<PrimaryKey<E>>,
+    /// Requests that failed after the SDK's retries, and items found that
+    /// could not be read as `E`. The other chunks' results are kept.
+    pub errors: Vec<Error>,
+}
+
+/// A BatchGetItem of any number of keys of one entity.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let out = client.batch_get((0..250).map(|i| Doc::key(format!("d{i}")))).await?;
+/// assert!(out.unprocessed.is_empty());
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct BatchGet<E> {
+    client: Client,
+    keys: Vec<PrimaryKey<E>>,
+    consistent: bool,
+}
+
+impl Client {
+    /// Reads many items by key. Repeated keys are read once.
+    pub fn batch_get<E: Entity>(
+        &self,
+        keys: impl IntoIterator<Item = PrimaryKey<E>>,
+    ) -> BatchGet<E> {
+        BatchGet {
+            client: self.clone(),
+            keys: keys.into_iter().collect(),
+            consistent: false,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> BatchGet<E> {
+    /// Strongly consistent reads.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    async fn send(self) -> Result<BatchGetOutput<E>> {
+        let table = self.client.checked_table()?.to_owned();
+        let mut seen = KeySet::default();
+        let mut keys = Vec::with_capacity(self.keys.len());
+        for key in self.keys {
+            check_primary_key(&key)?;
+            if seen.insert(KeyId::of(&key), ()).is_ok() {
+                keys.push(key.to_item());
+            }
+        }
+        let (client, consistent) = (&self.client, self.consistent);
+        let chunks: Vec<BatchGetOutput<E>> = stream::iter(chunks(keys, BATCH_GET_CHUNK))
+            .map(|chunk| get_chunk(client, &table, chunk, consistent))
+            .buffer_unordered(client.inner.batch.concurrency.max(1))
+            .collect()
+            .await;
+        let mut output = BatchGetOutput {
+            items: Vec::new(),
+            unprocessed: Vec::new(),
+            errors: Vec::new(),
+        };
+        for chunk in chunks {
+            output.items.extend(chunk.items);
+            output.unprocessed.extend(chunk.unprocessed);
+            output.errors.extend(chunk.errors);
+        }
+        Ok(output)
+    }
+}
+
+/// The table keys of `E` among key fragments.
+fn keys_of<E: Entity>(items: &[Item]) -> Vec<PrimaryKey<E>> {
+    items
+        .iter()
+        .filter_map(|item| KeyId::of_item(&E::MODEL.primary, item))
+        .map(KeyId::into_key)
+        .collect()
+}
+
+async fn get_chunk<E: Entity>(
+    client: &Client,
+    table: &str,
+    chunk: Vec<Item>,
+    consistent: bool,
+) -> BatchGetOutput<E> {
+    let outcome = until_processed(client.inner.batch, chunk, |keys: Vec<Item>, _| async move {
+        // The keys move into the request: what a failure reports is read
+        // from them first.
+        let sent = keys_of::<E>(&keys);
+        let request = KeysAndAttributes::builder()
+            .set_keys(Some(keys))
+            .consistent_read(consistent)
+            .build()
+            .map_err(|e| {
+                (
+                    ValidationError::InvalidRequest(e.to_string()).into(),
+                    sent.clone(),
+                )
+            })?;
+        let mut output = client
+            .inner
+            .sdk
+            .batch_get_item()
+            .request_items(table, request)
+            .send()
+            .await
+            // The SDK has retried already: report it, keep the keys as
+            // unprocessed, and let the other chunks finish.
+            .map_err(|e| (from_sdk("BatchGetItem", E::MODEL.name, e), sent))?;
+        let found = output.responses.as_mut().and_then(|r| r.remove(table));
+        let unprocessed = output
+            .unprocessed_keys
+            .and_then(|mut u| u.remove(table))
+            .map(|k| k.keys)
+            .unwrap_or_default();
+        Ok((unprocessed, found.unwrap_or_default()))
+    })
+    .await;
+    let mut output = BatchGetOutput {
+        items: Vec::new(),
+        unprocessed: keys_of(&outcome.unprocessed),
+        errors: Vec::new(),
+    };
+    for item in outcome.outputs.into_iter().flatten() {
+        match E::from_item(item) {
+            Ok(entity) => output.items.push(entity),
+            Err(e) => output.errors.push(e.into()),
+        }
+    }
+    if let Some((error, keys)) = outcome.failed {
+        output.errors.push(error);
+        output.unprocessed.extend(keys);
+    }
+    output
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for BatchGet<E> {
+    type Output = Result<BatchGetOutput<E>>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
