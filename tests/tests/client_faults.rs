@@ -208,17 +208,18 @@ async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
 }
 
 /// DynamoDB answers a BatchWriteItem whose every item is throttled with
-/// `ProvisionedThroughputExceededException`. Current behaviour: only the
-/// SDK's attempts apply to that answer, not the `BatchPolicy` (ten attempts
-/// by default, here never used past the first): the chunk is reported, not
-/// dropped, after `SDK_ATTEMPTS` requests.
+/// `ProvisionedThroughputExceededException`. Past the SDK's own attempts,
+/// the whole chunk is unprocessed and retried under the `BatchPolicy`, like
+/// a partial result: everything is written, each item once.
 #[tokio::test]
-async fn a_chunk_throttled_past_the_sdk_retries_is_reported_and_the_other_chunk_kept() {
+async fn a_chunk_throttled_past_the_sdk_retries_is_retried_under_the_batch_policy() {
     let f = faulty(&[Task::MODEL]).await;
     // One chunk at a time, so the first chunk meets every throttle.
     let client = f.client.clone().with_batch_policy(BatchPolicy {
+        max_attempts: 8,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
         concurrency: 1,
-        ..BatchPolicy::default()
     });
     let all = tasks(30); // chunks of 25 and 5
     f.proxy
@@ -226,29 +227,34 @@ async fn a_chunk_throttled_past_the_sdk_retries_is_reported_and_the_other_chunk_
 
     let out = client.batch_write().put_all(&all).await.unwrap();
 
-    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
-    assert!(
-        matches!(
-            out.errors[0],
-            Error::Throttled {
-                operation: "BatchWriteItem",
-                ..
-            }
-        ),
-        "{:?}",
-        out.errors[0]
-    );
-    assert_eq!(out.written, 5);
-    assert_eq!(out.unprocessed.len(), 25);
-    assert!(!out.is_complete());
-    // The second chunk is stored; the first is reported, not lost.
-    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all[25..]));
-    let left = by_pk(
-        out.unprocessed
-            .iter()
-            .map(|u| u.request.put_request().unwrap().item().clone()),
-    );
-    assert_eq!(left, items_of(&all[..25]));
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert!(out.is_complete());
+    assert_eq!(out.written, 30);
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
+    let counts = f.proxy.counts("BatchWriteItem");
+    // Every throttle, then one request per chunk; each item forwarded once.
+    assert_eq!(counts.received, SDK_ATTEMPTS as usize + 2, "{counts:?}");
+    assert_eq!(counts.batch_items_forwarded, 30, "{counts:?}");
+}
+
+/// The same for BatchGetItem: a batch throttled as a whole is retried under
+/// the batch policy and every item comes back.
+#[tokio::test]
+async fn a_batch_get_throttled_past_the_sdk_retries_is_retried_under_the_batch_policy() {
+    let f = faulty(&[Task::MODEL]).await;
+    let all = tasks(10);
+    f.table.client.batch_write().put_all(&all).await.unwrap();
+    f.proxy
+        .script("BatchGetItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+
+    let keys = all.iter().map(|t| t.primary_key());
+    let out = f.client.batch_get::<Task>(keys).await.unwrap();
+
+    assert!(out.errors.is_empty(), "{:?}", out.errors);
+    assert!(out.unprocessed.is_empty());
+    let mut read = out.items;
+    read.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+    assert_eq!(read, all);
 }
 
 /// A chunk applied by the server but failed in the client's eyes until the

@@ -112,6 +112,8 @@ async fn get_chunk<E: Entity>(
         // The keys move into the request: what a failure reports is read
         // from them first.
         let sent = keys_of::<E>(&keys);
+        // Keys are small: a copy lets a batch throttled as a whole be resent.
+        let kept = keys.clone();
         let request = KeysAndAttributes::builder()
             .set_keys(Some(keys))
             .consistent_read(consistent)
@@ -122,16 +124,27 @@ async fn get_chunk<E: Entity>(
                     sent.clone(),
                 )
             })?;
-        let mut output = client
+        let sent_request = client
             .inner
             .sdk
             .batch_get_item()
             .request_items(table, request)
             .send()
-            .await
-            // The SDK has retried already: report it, keep the keys as
-            // unprocessed, and let the other chunks finish.
-            .map_err(|e| (from_sdk("BatchGetItem", E::MODEL.name, e), sent))?;
+            .await;
+        let mut output = match sent_request {
+            Ok(output) => output,
+            Err(e) => {
+                let error = from_sdk("BatchGetItem", E::MODEL.name, e);
+                // A batch throttled as a whole is all unprocessed: retried
+                // under the batch policy like a partial result.
+                if matches!(error, Error::Throttled { .. }) {
+                    return Ok((kept, Vec::new()));
+                }
+                // The SDK has retried already: report it, keep the keys as
+                // unprocessed, and let the other chunks finish.
+                return Err((error, sent));
+            }
+        };
         let found = output.responses.as_mut().and_then(|r| r.remove(table));
         let unprocessed = output
             .unprocessed_keys

@@ -6,8 +6,12 @@
 //! in the output: nothing is dropped. (ElectroDB returns unprocessed items
 //! unretried; dynamodb-toolbox retries without backoff.)
 //!
-//! Requests are moved, never copied: chunks are cut from the caller's
-//! requests, each retry sends exactly what the server handed back.
+//! Chunks are cut from the caller's requests by moving them, and each retry
+//! sends exactly what the server handed back. A batch that DynamoDB
+//! throttles as a whole (`ProvisionedThroughputExceededException` when
+//! every item is throttled) is all unprocessed and retried the same way;
+//! since the SDK consumes its input, each attempt keeps one copy of what it
+//! sends for that case.
 
 pub mod get;
 pub mod write;

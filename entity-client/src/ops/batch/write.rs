@@ -209,22 +209,33 @@ impl Chunk<'_> {
         let total = requests.len();
         let policy = self.client.inner.batch;
         let outcome = until_processed(policy, requests, |requests, _| async move {
-            // The SDK consumes its input, so a request that fails can only
-            // be reported from a copy: the one copy a batch write makes
-            // (chunks are moved, retries send what the server handed back).
+            // The SDK consumes its input, so a request that fails as a whole
+            // can only be resent or reported from a copy: the one copy a
+            // batch write makes (chunks are moved, retries send what the
+            // server handed back).
             let kept = requests.clone();
-            let output = self
+            let sent = self
                 .client
                 .inner
                 .sdk
                 .batch_write_item()
                 .request_items(self.table, requests)
                 .send()
-                .await
-                .map_err(|e| {
+                .await;
+            let output = match sent {
+                Ok(output) => output,
+                Err(e) => {
                     let entity = kept.first().map_or("batch", |r| self.entity_of(r));
-                    (from_sdk("BatchWriteItem", entity, e), kept)
-                })?;
+                    let error = from_sdk("BatchWriteItem", entity, e);
+                    // DynamoDB throttles a batch whose every item is
+                    // throttled as a whole: it is all unprocessed, retried
+                    // under the batch policy like a partial result.
+                    if matches!(error, Error::Throttled { .. }) {
+                        return Ok((kept, ()));
+                    }
+                    return Err((error, kept));
+                }
+            };
             let unprocessed = output
                 .unprocessed_items
                 .and_then(|mut u| u.remove(self.table))
