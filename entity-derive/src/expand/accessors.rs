@@ -21,20 +21,55 @@ pub fn expand(entity: &Entity) -> TokenStream {
 }
 
 fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
+    let stage = crate::model::names::stage_type_name(entity, index);
+    let stage_struct = stage_struct(entity, index, &stage);
+    let accessor = accessor_fn(entity, index, &stage);
+    let common = common_stage_methods(entity, &stage);
+    let stages = index
+        .sk
+        .as_ref()
+        .filter(|_| !entity.omit_stages.contains(&index.name.to_string()))
+        .map(|sk| stage_methods(entity, &stage, index, sk))
+        .unwrap_or_default();
+    quote! {
+        #stage_struct
+        #accessor
+        #common
+        #stages
+    }
+}
+
+/// `TaskByProjectQuery<const STAGE: usize>`: the query being narrowed.
+fn stage_struct(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let vis = entity.vis;
     let accessor = &index.name;
-    let stage = crate::model::names::stage_type_name(entity, index);
-    let pk_names = key_names(
-        if index.kind == IndexKind::Local {
-            &entity.primary
-        } else {
-            index
-        },
-        "pk",
+    let doc_stage = format!(
+        "A query on `{ident}`'s `{accessor}` access pattern; each stage fixes one more sort key composite. Converts into a [`Query`]({}::Query).",
+        quote!(#krate).to_string().replace(' ', "")
     );
-    let pk_of = &pk_names.compose_of;
+    quote! {
+        #[doc = #doc_stage]
+        #[derive(Debug)]
+        #[must_use = "a query does nothing until it is sent"]
+        #vis struct #stage<const STAGE: usize> {
+            inner: #krate::__private::KeyQuery<#ident>,
+        }
+    }
+}
+
+/// `Task::by_project(..)`: the partition, at stage 0.
+fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let accessor = &index.name;
+    let pk_index = if index.kind == IndexKind::Local {
+        &entity.primary
+    } else {
+        index
+    };
+    let pk_of = key_names(pk_index, "pk").compose_of;
     let pk_params = key_params(entity, &index.pk);
     let pk_args = index
         .pk
@@ -46,7 +81,32 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let pk_attribute = &index.pk.attribute;
-    let (sk_attribute, start, complete) = match &index.sk {
+    let (sk_attribute, start, complete) = sort_key_start(index);
+    let physical_text = index
+        .physical
+        .as_ref()
+        .map_or("the table".to_owned(), |p| format!("index `{}`", p.value()));
+    let doc_accessor = format!(
+        "Queries {physical_text} by `{}`, the partition key. Narrow it by sort key composites, left to right.",
+        index.pk.template(&entity.fields)
+    );
+    let bounds = super::key_bounds(entity);
+    quote! {
+        #[automatically_derived]
+        impl #ident #bounds {
+            #[doc = #doc_accessor]
+            pub fn #accessor(#(#pk_params),*) -> #stage<0> {
+                let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
+                #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
+            }
+        }
+    }
+}
+
+/// The sort key attribute, the text before its first composite, and whether
+/// it has no composites (so stage 0 already knows the whole key).
+fn sort_key_start(index: &Index) -> (TokenStream, String, bool) {
+    match &index.sk {
         Some(sk) => {
             let attribute = &sk.attribute;
             (
@@ -56,43 +116,15 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
             )
         }
         None => (quote!(::core::option::Option::None), String::new(), false),
-    };
-    let physical_text = index
-        .physical
-        .as_ref()
-        .map_or("the table".to_owned(), |p| format!("index `{}`", p.value()));
-    let doc_accessor = format!(
-        "Queries {physical_text} by `{}`, the partition key. Narrow it by sort key composites, left to right.",
-        index.pk.template(&entity.fields)
-    );
-    let doc_stage = format!(
-        "A query on `{ident}`'s `{accessor}` access pattern; each stage fixes one more sort key composite. Converts into a [`Query`]({}::Query).",
-        quote!(#krate).to_string().replace(' ', "")
-    );
-    let stages = index
-        .sk
-        .as_ref()
-        .filter(|_| !entity.omit_stages.contains(&index.name.to_string()))
-        .map(|sk| stage_methods(entity, &stage, index, sk))
-        .unwrap_or_default();
+    }
+}
+
+/// What every stage can do: order, limit, and end the query.
+fn common_stage_methods(entity: &Entity, stage: &Ident) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
     let bounds = super::key_bounds(entity);
     quote! {
-        #[doc = #doc_stage]
-        #[derive(Debug)]
-        #[must_use = "a query does nothing until it is sent"]
-        #vis struct #stage<const STAGE: usize> {
-            inner: #krate::__private::KeyQuery<#ident>,
-        }
-
-        #[automatically_derived]
-        impl #ident #bounds {
-            #[doc = #doc_accessor]
-            pub fn #accessor(#(#pk_params),*) -> #stage<0> {
-                let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
-                #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
-            }
-        }
-
         #[automatically_derived]
         impl<const STAGE: usize> #stage<STAGE> #bounds {
             /// Largest sort key first.
@@ -126,100 +158,129 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
                 stage.build()
             }
         }
-
-        #stages
     }
 }
 
+/// One impl per sort key composite: stage `k`'s methods.
 fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> TokenStream {
+    (0..sk.composites.len())
+        .map(|k| composite_stage(entity, stage, index, sk, k))
+        .collect()
+}
+
+/// Stage `k`: fix composite `k` and go on, or compare it and end the query.
+/// Stage 0 of a key with several composites also compares the whole key.
+fn composite_stage(
+    entity: &Entity,
+    stage: &Ident,
+    index: &Index,
+    sk: &Key,
+    k: usize,
+) -> TokenStream {
+    let n = sk.composites.len();
+    let bounds = super::key_bounds(entity);
+    let fix = fix_methods(entity, stage, sk, k);
+    let compare = compare_methods(entity, sk, k);
+    let whole = if k == 0 && n >= 2 {
+        whole_key_methods(entity, index, sk)
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #[automatically_derived]
+        impl #stage<#k> #bounds {
+            #fix
+
+            #compare
+
+            #whole
+        }
+    }
+}
+
+/// `priority(v)`, which moves to the next stage, and `priority_eq(v)`.
+fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let bounds = super::key_bounds(entity);
+    let field = &entity.fields[sk.composites[k].field];
+    let (name, ty) = (field.ident, field.ty);
     let n = sk.composites.len();
-    let trailing = sk.text_before(n);
-    let mut out = TokenStream::new();
-    for (k, c) in sk.composites.iter().enumerate() {
-        let field = &entity.fields[c.field];
-        let (name, ty) = (field.ident, field.ty);
-        let then = if k + 1 < n {
-            sk.text_before(k + 1)
-        } else {
-            trailing.clone()
-        };
-        let complete = k + 1 == n;
-        let last = complete && trailing.is_empty();
-        let next = k + 1;
-        let op = |suffix: &str| {
-            Ident::new(
-                &format!("{}_{suffix}", name.to_string().trim_start_matches("r#")),
-                Span::call_site(),
-            )
-        };
-        let (eq, begins, gt, gte, lt, lte, between) = (
-            op("eq"),
-            op("begins_with"),
-            op("gt"),
-            op("gte"),
-            op("lt"),
-            op("lte"),
-            op("between"),
-        );
-        let q = quote!(#krate::Query<#ident>);
-        let cmp = quote!(#krate::__private::Comparison);
-        let whole = if k == 0 && n >= 2 {
-            whole_key_methods(entity, index, sk)
-        } else {
-            TokenStream::new()
-        };
-        let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
-        out.extend(quote! {
-            #[automatically_derived]
-            impl #stage<#k> #bounds {
-                #[doc = #doc_fix]
-                pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
-                    #stage { inner: self.inner.fix::<#ty>(&value, #then, #complete) }
-                }
+    let then = sk.text_before(k + 1);
+    let complete = k + 1 == n;
+    let next = k + 1;
+    let eq = op_name(name, "eq");
+    let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
+    quote! {
+        #[doc = #doc_fix]
+        pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
+            #stage { inner: self.inner.fix::<#ty>(&value, #then, #complete) }
+        }
 
-                #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
-                pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.#name(value).build()
-                }
-
-                #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
-                pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.begins_with::<#ty>(&value)
-                }
-
-                #[doc = concat!("`", stringify!(#name), "` > `value`.")]
-                pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.compare::<#ty>(#cmp::Gt, &value, #last)
-                }
-
-                #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
-                pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.compare::<#ty>(#cmp::Ge, &value, #last)
-                }
-
-                #[doc = concat!("`", stringify!(#name), "` < `value`.")]
-                pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.compare::<#ty>(#cmp::Lt, &value, #last)
-                }
-
-                #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
-                pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.compare::<#ty>(#cmp::Le, &value, #last)
-                }
-
-                #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
-                pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q {
-                    self.inner.between::<#ty>(&low, &high, #last)
-                }
-
-                #whole
-            }
-        });
+        #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
+        pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #krate::Query<#ident> {
+            self.#name(value).build()
+        }
     }
-    out
+}
+
+/// `priority_begins_with(v)`, `priority_gt(v)` and friends, which end the
+/// query on a condition on composite `k`.
+fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let field = &entity.fields[sk.composites[k].field];
+    let (name, ty) = (field.ident, field.ty);
+    let n = sk.composites.len();
+    let last = k + 1 == n && sk.text_before(n).is_empty();
+    let (begins, gt, gte, lt, lte, between) = (
+        op_name(name, "begins_with"),
+        op_name(name, "gt"),
+        op_name(name, "gte"),
+        op_name(name, "lt"),
+        op_name(name, "lte"),
+        op_name(name, "between"),
+    );
+    let q = quote!(#krate::Query<#ident>);
+    let cmp = quote!(#krate::__private::Comparison);
+    quote! {
+        #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
+        pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.begins_with::<#ty>(&value)
+        }
+
+        #[doc = concat!("`", stringify!(#name), "` > `value`.")]
+        pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.compare::<#ty>(#cmp::Gt, &value, #last)
+        }
+
+        #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
+        pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.compare::<#ty>(#cmp::Ge, &value, #last)
+        }
+
+        #[doc = concat!("`", stringify!(#name), "` < `value`.")]
+        pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.compare::<#ty>(#cmp::Lt, &value, #last)
+        }
+
+        #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
+        pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.compare::<#ty>(#cmp::Le, &value, #last)
+        }
+
+        #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
+        pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q {
+            self.inner.between::<#ty>(&low, &high, #last)
+        }
+    }
+}
+
+/// `priority_gt` for composite `priority` (`type_gt` for `r#type`).
+fn op_name(name: &Ident, suffix: &str) -> Ident {
+    Ident::new(
+        &format!("{}_{suffix}", name.to_string().trim_start_matches("r#")),
+        Span::call_site(),
+    )
 }
 
 /// `sk_gt((a, b))` and friends: comparisons on the whole sort key, given as a
