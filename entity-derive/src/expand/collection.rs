@@ -1,71 +1,21 @@
 //! `CollectionMember` and `CollectionPk`: how this entity joins collections,
 //! for `#[derive(Collection)]` unions to check and query.
 
-use crate::model::{Entity, Key, Segment};
+use crate::model::{CollectionDecl, Entity, Index, Key, Segment};
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::LitStr;
 
 pub fn expand(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let mut specs = Vec::new();
-    let mut pk_types = TokenStream::new();
     let bounds = super::key_bounds(entity);
-    for index in entity.indexes.iter() {
-        let (Some(collection), Some(sk), Some(physical)) =
-            (&index.collection, &index.sk, &index.physical)
-        else {
-            continue;
-        };
-        let position = specs.len();
-        let path = &collection.path;
-        let clustered = collection.clustered;
-        let logical = index.name.to_string();
-        let (pk_attribute, sk_attribute) = (&index.pk.attribute, &sk.attribute);
-        let pk_fields: Vec<String> = index
-            .pk
-            .composites
-            .iter()
-            .map(|c| entity.fields[c.field].ident.to_string())
-            .collect();
-        let pk_texts: Vec<String> = (0..=index.pk.composites.len())
-            .map(|k| index.pk.text_before(k))
-            .collect();
-        let literals = leading_literals(sk);
-        let sk_prefix = literals.join("#");
-        let prefixes: Vec<String> = if clustered {
-            (1..=path.len())
-                .filter_map(|depth| literals.get(..2 + depth).map(|l| l.join("#")))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        specs.push(quote! {
-            #krate::collection::CollectionSpec {
-                path: &[#(#path),*],
-                clustered: #clustered,
-                index: #logical,
-                index_name: #physical,
-                pk_attribute: #pk_attribute,
-                sk_attribute: #sk_attribute,
-                pk_fields: &[#(#pk_fields),*],
-                pk_texts: &[#(#pk_texts),*],
-                sk_prefix: #sk_prefix,
-                collection_prefixes: &[#(#prefixes),*],
-            }
-        });
-        let types = index
-            .pk
-            .composites
-            .iter()
-            .map(|c| entity.fields[c.field].ty);
-        pk_types.extend(quote! {
-            #[automatically_derived]
-            impl #krate::collection::CollectionPk<#position> for #ident #bounds {
-                type Pk = (#(#types,)*);
-            }
-        });
-    }
+    let memberships: Vec<Membership> = entity.indexes.iter().filter_map(membership).collect();
+    let specs = memberships.iter().map(|m| collection_spec(entity, m));
+    let pk_types = memberships
+        .iter()
+        .enumerate()
+        .map(|(position, m)| pk_type_impl(entity, position, m.index));
     quote! {
         #[automatically_derived]
         impl #krate::CollectionMember for #ident #bounds {
@@ -77,7 +27,96 @@ pub fn expand(entity: &Entity) -> TokenStream {
             type Pk = #krate::collection::NotAMember;
         }
 
-        #pk_types
+        #(#pk_types)*
+    }
+}
+
+/// An index that joins a collection: one with a sort key, on a physical
+/// index.
+struct Membership<'m> {
+    index: &'m Index,
+    collection: &'m CollectionDecl,
+    sk: &'m Key,
+    physical: &'m LitStr,
+}
+
+fn membership(index: &Index) -> Option<Membership<'_>> {
+    Some(Membership {
+        index,
+        collection: index.collection.as_ref()?,
+        sk: index.sk.as_ref()?,
+        physical: index.physical.as_ref()?,
+    })
+}
+
+/// The `CollectionSpec` the union's checks and query read.
+fn collection_spec(entity: &Entity, m: &Membership) -> TokenStream {
+    let krate = &entity.krate;
+    let Membership {
+        index,
+        collection,
+        sk,
+        physical,
+    } = m;
+    let path = &collection.path;
+    let clustered = collection.clustered;
+    let logical = index.name.to_string();
+    let (pk_attribute, sk_attribute) = (&index.pk.attribute, &sk.attribute);
+    let pk_fields: Vec<String> = index
+        .pk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ident.to_string())
+        .collect();
+    let pk_texts: Vec<String> = (0..=index.pk.composites.len())
+        .map(|k| index.pk.text_before(k))
+        .collect();
+    let literals = leading_literals(sk);
+    let sk_prefix = literals.join("#");
+    let prefixes = collection_prefixes(&literals, path.len(), clustered);
+    quote! {
+        #krate::collection::CollectionSpec {
+            path: &[#(#path),*],
+            clustered: #clustered,
+            index: #logical,
+            index_name: #physical,
+            pk_attribute: #pk_attribute,
+            sk_attribute: #sk_attribute,
+            pk_fields: &[#(#pk_fields),*],
+            pk_texts: &[#(#pk_texts),*],
+            sk_prefix: #sk_prefix,
+            collection_prefixes: &[#(#prefixes),*],
+        }
+    }
+}
+
+/// A clustered collection's sort key prefix at each depth of its path
+/// (schema, version, then the path so far); none for an isolated one.
+fn collection_prefixes(literals: &[String], depth: usize, clustered: bool) -> Vec<String> {
+    if !clustered {
+        return Vec::new();
+    }
+    (1..=depth)
+        .filter_map(|depth| literals.get(..2 + depth).map(|l| l.join("#")))
+        .collect()
+}
+
+/// `CollectionPk<position>`: the types of the partition key composites of
+/// the entity's `position`th collection.
+fn pk_type_impl(entity: &Entity, position: usize, index: &Index) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let bounds = super::key_bounds(entity);
+    let types = index
+        .pk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ty);
+    quote! {
+        #[automatically_derived]
+        impl #krate::collection::CollectionPk<#position> for #ident #bounds {
+            type Pk = (#(#types,)*);
+        }
     }
 }
 

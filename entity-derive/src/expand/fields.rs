@@ -8,7 +8,9 @@
 //! with an error naming it, and one setter, `Task::set_priority_status(..)`,
 //! that sets the fields and recomposes every index key they are part of.
 
-use crate::model::names::{field_name, groups, key_names, pascal, setter_name, table_key_fields};
+use crate::model::names::{
+    field_name, groups, key_names, marker_name, setter_name, table_key_fields,
+};
 use crate::model::{Entity, IndexKind};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -21,47 +23,13 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let fields_ty = format_ident!("{}Fields", ident);
     let groups = groups(entity);
     let bounds = super::key_bounds(entity);
-    let table_key = table_key_fields(entity);
-
-    let mut markers = TokenStream::new();
-    let mut setters = TokenStream::new();
-    let mut roles: Vec<TokenStream> = entity
-        .fields
+    let roles = roles(entity, &groups);
+    let markers: TokenStream = groups.iter().map(|g| marker_struct(entity, g)).collect();
+    let setters: TokenStream = groups
         .iter()
-        .map(|_| quote!(#krate::expr::Plain))
+        .filter(|g| !entity.omit_setters.contains(&g[0]))
+        .map(|g| group_setter(entity, g, &setter_name(entity, g)))
         .collect();
-    for &f in &table_key {
-        roles[f] = quote!(#krate::expr::TableKeyComposite);
-    }
-    for group in &groups {
-        let names: Vec<String> = group.iter().map(|&f| field_name(entity, f)).collect();
-        let marker = format_ident!(
-            "{}Set{}",
-            ident,
-            names.iter().map(|n| pascal(n)).collect::<String>()
-        );
-        let setter = setter_name(entity, group);
-        for &f in group {
-            roles[f] = quote!(#marker);
-        }
-        let list = names
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let doc = format!(
-            "The update role of {list}: index key composites that change together, with [`{ident}::{setter}`]."
-        );
-        markers.extend(quote! {
-            #[doc = #doc]
-            #[derive(Debug, Clone, Copy)]
-            #vis struct #marker;
-        });
-        if !entity.omit_setters.contains(&group[0]) {
-            setters.extend(group_setter(entity, group, &setter));
-        }
-    }
-
     let handles = entity.fields.iter().zip(&roles).map(|(field, role)| {
         let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
         let doc = format!("`{name}`, stored as attribute `{attribute}`.");
@@ -96,41 +64,61 @@ pub fn expand(entity: &Entity) -> TokenStream {
     }
 }
 
+/// Each field's update role: `Plain`, `TableKeyComposite`, or its group's
+/// marker.
+fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
+    let krate = &entity.krate;
+    let mut roles: Vec<TokenStream> = entity
+        .fields
+        .iter()
+        .map(|_| quote!(#krate::expr::Plain))
+        .collect();
+    for f in table_key_fields(entity) {
+        roles[f] = quote!(#krate::expr::TableKeyComposite);
+    }
+    for group in groups {
+        let marker = marker_name(entity, group);
+        for &f in group {
+            roles[f] = quote!(#marker);
+        }
+    }
+    roles
+}
+
+/// `TaskSetPriorityStatus`: a group's role, whose doc names its setter.
+fn marker_struct(entity: &Entity, group: &[usize]) -> TokenStream {
+    let ident = entity.ident;
+    let vis = entity.vis;
+    let marker = marker_name(entity, group);
+    let setter = setter_name(entity, group);
+    let list = backticked(entity, group);
+    let doc = format!(
+        "The update role of {list}: index key composites that change together, with [`{ident}::{setter}`]."
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #marker;
+    }
+}
+
+/// `` `priority`, `status` ``: fields for docs.
+fn backticked(entity: &Entity, fields: &[usize]) -> String {
+    fields
+        .iter()
+        .map(|&f| format!("`{}`", field_name(entity, f)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let table_key = table_key_fields(entity);
-    let mut guards: Vec<usize> = Vec::new();
-    let mut keys = TokenStream::new();
-    let mut written: Vec<&str> = Vec::new();
-    let mut recomposed = Vec::new();
-    for index in &entity.indexes {
-        for (which, key) in index.keys() {
-            if index.kind == IndexKind::Local && which == "pk" {
-                continue;
-            }
-            if !key.composites.iter().any(|c| group.contains(&c.field))
-                || written.contains(&key.attribute.as_str())
-            {
-                continue;
-            }
-            written.push(&key.attribute);
-            recomposed.push(format!("`{}`", key.attribute));
-            for c in &key.composites {
-                if table_key.contains(&c.field) && !guards.contains(&c.field) {
-                    guards.push(c.field);
-                }
-            }
-            let compose_of = key_names(index, which).compose_of;
-            let args = key.composites.iter().map(|c| {
-                let name = entity.fields[c.field].ident;
-                quote!(#krate::__private::ArgRef(&#name))
-            });
-            let attribute = &key.attribute;
-            keys.extend(quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));));
-        }
-    }
-    guards.sort_unstable();
+    let Recomposed {
+        keys,
+        attributes,
+        guards,
+    } = recomposed_keys(entity, group);
     // The same argument types as the key constructors (`&str` or `String`
     // for a `String`).
     let params = group.iter().chain(&guards).map(|&f| {
@@ -149,25 +137,7 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
         let (name, attribute, ty) = (field.ident, &field.attribute, field.ty);
         quote!(let __entity_change = #steps::guard::<#ty>(__entity_change, #attribute, &#name);)
     });
-    let names = group
-        .iter()
-        .map(|&f| format!("`{}`", field_name(entity, f)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut doc = format!(
-        "Sets {names} together and recomposes the index keys {}.",
-        recomposed.join(", ")
-    );
-    if !guards.is_empty() {
-        let guard_names = guards
-            .iter()
-            .map(|&f| format!("`{}`", field_name(entity, f)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        doc.push_str(&format!(
-            " Those keys also hold the table key composites {guard_names}: the update is conditioned on the item holding the values given."
-        ));
-    }
+    let doc = setter_doc(entity, group, &attributes, &guards);
     quote! {
         #[doc = #doc]
         pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
@@ -178,4 +148,68 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
             __entity_change
         }
     }
+}
+
+/// The index keys a group setter recomposes.
+struct Recomposed<'e> {
+    /// The steps that recompose them, each key attribute once.
+    keys: TokenStream,
+    /// Their attributes, for the doc.
+    attributes: Vec<&'e str>,
+    /// The table key composites they also hold, in field order: the setter
+    /// takes them and guards the update on them.
+    guards: Vec<usize>,
+}
+
+fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
+    let krate = &entity.krate;
+    let table_key = table_key_fields(entity);
+    let mut out = Recomposed {
+        keys: TokenStream::new(),
+        attributes: Vec::new(),
+        guards: Vec::new(),
+    };
+    for index in &entity.indexes {
+        for (which, key) in index.keys() {
+            if index.kind == IndexKind::Local && which == "pk" {
+                continue;
+            }
+            if !key.composites.iter().any(|c| group.contains(&c.field))
+                || out.attributes.contains(&key.attribute.as_str())
+            {
+                continue;
+            }
+            out.attributes.push(&key.attribute);
+            for c in &key.composites {
+                if table_key.contains(&c.field) && !out.guards.contains(&c.field) {
+                    out.guards.push(c.field);
+                }
+            }
+            let compose_of = key_names(index, which).compose_of;
+            let args = key.composites.iter().map(|c| {
+                let name = entity.fields[c.field].ident;
+                quote!(#krate::__private::ArgRef(&#name))
+            });
+            let attribute = &key.attribute;
+            out.keys.extend(quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));));
+        }
+    }
+    out.guards.sort_unstable();
+    out
+}
+
+fn setter_doc(entity: &Entity, group: &[usize], attributes: &[&str], guards: &[usize]) -> String {
+    let recomposed: Vec<String> = attributes.iter().map(|a| format!("`{a}`")).collect();
+    let mut doc = format!(
+        "Sets {} together and recomposes the index keys {}.",
+        backticked(entity, group),
+        recomposed.join(", ")
+    );
+    if !guards.is_empty() {
+        doc.push_str(&format!(
+            " Those keys also hold the table key composites {}: the update is conditioned on the item holding the values given.",
+            backticked(entity, guards)
+        ));
+    }
+    doc
 }

@@ -6,6 +6,7 @@ use crate::model::{Entity, Index, IndexKind, Key, Piece};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
+use syn::Ident;
 
 pub fn expand(entity: &Entity) -> TokenStream {
     let ident = entity.ident;
@@ -60,8 +61,8 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
     }}
 }
 
+/// One key's composers, parser and guard.
 fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenStream {
-    let krate = &entity.krate;
     let names = key_names(index, which);
     let (compose, compose_of, parse, guard) = (
         &names.compose,
@@ -71,28 +72,14 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
     );
     let params = key_params(entity, key);
     let fields = composite_fields(entity, key);
-    let field_idents: Vec<_> = fields.iter().map(|f| f.ident).collect();
-    let types: Vec<_> = fields.iter().map(|f| f.ty).collect();
+    let field_idents = fields.iter().map(|f| f.ident);
     let template = key.template(&entity.fields);
     let attribute = &key.attribute;
-    let which_text = if index.physical.is_none() {
-        which.to_owned()
-    } else {
-        format!("{} {which}", index.name)
-    };
     let entity_name = &entity.name;
     let compose_body = compose_block(entity, key);
-    let reads = key.pieces().into_iter().map(|piece| match piece {
-        Piece::Text(text) => quote!(__entity_reader.literal(#text)?;),
-        Piece::Value(c) => {
-            let field = &entity.fields[key.composites[c].field];
-            let (ident, ty) = (field.ident, field.ty);
-            quote!(let #ident: #ty = __entity_reader.field("")?;)
-        }
-    });
+    let parse_fn = parse_fn(entity, index, which, key, parse);
     let doc_compose = format!("The `{attribute}` value of this `{entity_name}`: `{template}`.");
     let doc_of = format!("Composes the `{attribute}` value `{template}` from its composites.");
-    let doc_parse = format!("Parses a `{attribute}` value `{template}` back into its composites.");
     let doc_guard =
         format!("Whether `key` is a `{entity_name}` `{attribute}` value (`{template}`).");
     quote! {
@@ -106,17 +93,46 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
         #[inline]
         pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
 
+        #parse_fn
+
+        #[doc = #doc_guard]
+        pub fn #guard(key: &str) -> bool {
+            Self::#parse(key).is_ok()
+        }
+    }
+}
+
+/// `parse_pk`: the composites back from a key, reading its template in
+/// order.
+fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Ident) -> TokenStream {
+    let krate = &entity.krate;
+    let fields = composite_fields(entity, key);
+    let field_idents = fields.iter().map(|f| f.ident);
+    let types = fields.iter().map(|f| f.ty);
+    let template = key.template(&entity.fields);
+    let attribute = &key.attribute;
+    let which_text = if index.physical.is_none() {
+        which.to_owned()
+    } else {
+        format!("{} {which}", index.name)
+    };
+    let entity_name = &entity.name;
+    let reads = key.pieces().into_iter().map(|piece| match piece {
+        Piece::Text(text) => quote!(__entity_reader.literal(#text)?;),
+        Piece::Value(c) => {
+            let field = &entity.fields[key.composites[c].field];
+            let (ident, ty) = (field.ident, field.ty);
+            quote!(let #ident: #ty = __entity_reader.field("")?;)
+        }
+    });
+    let doc_parse = format!("Parses a `{attribute}` value `{template}` back into its composites.");
+    quote! {
         #[doc = #doc_parse]
         pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
             let mut __entity_reader = #krate::KeyReader::new(#entity_name, #which_text, key);
             #(#reads)*
             __entity_reader.finish()?;
             ::core::result::Result::Ok((#(#field_idents,)*))
-        }
-
-        #[doc = #doc_guard]
-        pub fn #guard(key: &str) -> bool {
-            Self::#parse(key).is_ok()
         }
     }
 }

@@ -152,6 +152,16 @@ pub fn setter_name(entity: &Entity, group: &[usize]) -> Ident {
     format_ident!("set_{}", names.join("_"))
 }
 
+/// `TaskSetPriorityStatus`: the update role of a group of fields, named
+/// after its setter.
+pub fn marker_name(entity: &Entity, group: &[usize]) -> Ident {
+    let names: String = group
+        .iter()
+        .map(|&f| pascal(&field_name(entity, f)))
+        .collect();
+    format_ident!("{}Set{}", entity.ident, names)
+}
+
 /// `TaskByProjectQuery`: the stage type of an index's accessor.
 pub fn stage_type_name(entity: &Entity, index: &Index) -> Ident {
     format_ident!("{}{}Query", entity.ident, pascal(&index.name.to_string()))
