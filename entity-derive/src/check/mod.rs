@@ -262,17 +262,7 @@ fn local_indexes_share_the_table_partition(cx: &Ctxt, entity: &Entity) {
 fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
     let mut written: Vec<(&str, &Index, &Key)> = Vec::new();
     for index in all_indexes(entity) {
-        if let Some(sk) = &index.sk {
-            if sk.attribute == index.pk.attribute {
-                cx.error_at(
-                    sk.span,
-                    format!(
-                        "the sort key attribute `{}` is also the partition key attribute",
-                        sk.attribute
-                    ),
-                );
-            }
-        }
+        sort_key_is_not_partition_key(cx, index);
         for (which, key) in index.keys() {
             let lsi_reuses_table_sk = index.kind == IndexKind::Local
                 && which == "sk"
@@ -284,23 +274,60 @@ fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
             if lsi_reuses_table_sk {
                 continue; // reported by the local index rule
             }
-            match written
-                .iter()
-                .find(|(attribute, _, _)| *attribute == key.attribute)
-            {
-                Some((_, other, earlier))
-                    if !same_key(earlier, key) && other.physical != index.physical =>
-                {
-                    cx.error_at(key.span, format!(
-                        "attribute `{}` is already written by `{}` with another value; give this key its own attribute with `attr = \"...\"`",
-                        key.attribute, other.name
-                    ));
-                }
-                Some(_) => {}
-                None => written.push((&key.attribute, index, key)),
-            }
+            write_key_attribute(cx, &mut written, index, key);
         }
     }
+    fields_avoid_key_attributes(cx, entity, &written);
+    for (attribute, _, key) in &written {
+        if is_reserved(attribute) {
+            cx.error_at(key.span, format!(
+                "attribute `{attribute}` is reserved for the entity's identity; give this key another `attr = \"...\"`"
+            ));
+        }
+    }
+}
+
+fn sort_key_is_not_partition_key(cx: &Ctxt, index: &Index) {
+    if let Some(sk) = &index.sk {
+        if sk.attribute == index.pk.attribute {
+            cx.error_at(
+                sk.span,
+                format!(
+                    "the sort key attribute `{}` is also the partition key attribute",
+                    sk.attribute
+                ),
+            );
+        }
+    }
+}
+
+/// Records the attribute `key` writes, unless an earlier key writes it: then
+/// both must compose the same value (or be the same physical index's).
+fn write_key_attribute<'e>(
+    cx: &Ctxt,
+    written: &mut Vec<(&'e str, &'e Index, &'e Key)>,
+    index: &'e Index,
+    key: &'e Key,
+) {
+    match written
+        .iter()
+        .find(|(attribute, _, _)| *attribute == key.attribute)
+    {
+        Some((_, other, earlier))
+            if !same_key(earlier, key) && other.physical != index.physical =>
+        {
+            cx.error_at(key.span, format!(
+                "attribute `{}` is already written by `{}` with another value; give this key its own attribute with `attr = \"...\"`",
+                key.attribute, other.name
+            ));
+        }
+        Some(_) => {}
+        None => written.push((&key.attribute, index, key)),
+    }
+}
+
+/// No field is stored under a key attribute or an identity attribute.
+fn fields_avoid_key_attributes(cx: &Ctxt, entity: &Entity, written: &[(&str, &Index, &Key)]) {
     for field in &entity.fields {
         let clash = written
             .iter()
@@ -314,13 +341,6 @@ fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
             cx.error_at(field.attribute_span, format!(
                 "attribute `{}` is reserved for the entity's identity; rename the field with `#[entity(rename = \"...\")]`",
                 field.attribute
-            ));
-        }
-    }
-    for (attribute, _, key) in &written {
-        if is_reserved(attribute) {
-            cx.error_at(key.span, format!(
-                "attribute `{attribute}` is reserved for the entity's identity; give this key another `attr = \"...\"`"
             ));
         }
     }
