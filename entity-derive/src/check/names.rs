@@ -60,7 +60,6 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
             skipped.setters.push(group[0]);
         }
     }
-    let fix = "give the index another logical name";
     if !stage_methods(cx, entity, &entity.primary) {
         skipped.stages.push(entity.primary.name.to_string());
     }
@@ -70,24 +69,32 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
             || entity.indexes[..position]
                 .iter()
                 .any(|i| i.name == index.name);
-        if repeated {
-            skipped.indexes.push(position);
-            continue;
-        }
-        let owner = format!("index `{}`", index.name);
-        let span = index.name.span();
-        let mut ok = methods.take(cx, index.name.to_string(), owner.clone(), span, fix);
-        for name in key_method_names(index) {
-            ok = ok && methods.take(cx, name, owner.clone(), span, fix);
-        }
-        let stage = stage_type_name(entity, index).to_string();
-        ok = ok && types.take(cx, stage, owner, span, fix);
-        ok = ok && stage_methods(cx, entity, index);
-        if !ok {
+        if repeated || !index_names_are_free(cx, entity, index, &mut methods, &mut types) {
             skipped.indexes.push(position);
         }
     }
     skipped
+}
+
+/// Takes the names of an index's accessor, key functions, stage type and
+/// stage methods, stopping at the first taken already.
+fn index_names_are_free(
+    cx: &Ctxt,
+    entity: &Entity,
+    index: &Index,
+    methods: &mut Taken,
+    types: &mut Taken,
+) -> bool {
+    let fix = "give the index another logical name";
+    let owner = format!("index `{}`", index.name);
+    let span = index.name.span();
+    let mut ok = methods.take(cx, index.name.to_string(), owner.clone(), span, fix);
+    for name in key_method_names(index) {
+        ok = ok && methods.take(cx, name, owner.clone(), span, fix);
+    }
+    let stage = stage_type_name(entity, index).to_string();
+    ok = ok && types.take(cx, stage, owner, span, fix);
+    ok && stage_methods(cx, entity, index)
 }
 
 /// The entity's own items: the table key's functions, `key`, `fields`, the

@@ -1,7 +1,7 @@
 //! `Entity::to_item`, `from_item` and `primary_key`: field-by-field attribute
 //! conversion with no intermediate representation.
 
-use crate::model::{Entity, IndexKind};
+use crate::model::{Entity, IndexKind, Key};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -31,7 +31,25 @@ fn to_item(entity: &Entity) -> TokenStream {
             }
         }
     });
-    // Each key attribute once (an LSI's partition key is the table's).
+    let (keys, key_count) = put_keys(entity);
+    let capacity = entity.fields.len() + key_count + 2;
+    let version = entity.version.to_string();
+    quote! {
+        fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
+            let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
+            #(#fields)*
+            #keys
+            #private::put_identity(&mut __entity_item, #private::IDENTITY_ATTRIBUTE, #name, #private::VERSION_ATTRIBUTE, #version);
+            ::core::result::Result::Ok(__entity_item)
+        }
+    }
+}
+
+/// Puts every key attribute, each once (an LSI's partition key is the
+/// table's); also says how many.
+fn put_keys(entity: &Entity) -> (TokenStream, usize) {
+    let krate = &entity.krate;
+    let private = quote!(#krate::__private);
     let mut written: Vec<&str> = Vec::new();
     let mut keys = TokenStream::new();
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
@@ -49,17 +67,7 @@ fn to_item(entity: &Entity) -> TokenStream {
             );
         }
     }
-    let capacity = entity.fields.len() + written.len() + 2;
-    let version = entity.version.to_string();
-    quote! {
-        fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
-            let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
-            #(#fields)*
-            #keys
-            #private::put_identity(&mut __entity_item, #private::IDENTITY_ATTRIBUTE, #name, #private::VERSION_ATTRIBUTE, #version);
-            ::core::result::Result::Ok(__entity_item)
-        }
-    }
+    (keys, written.len())
 }
 
 fn from_item(entity: &Entity) -> TokenStream {
@@ -102,48 +110,50 @@ fn from_item(entity: &Entity) -> TokenStream {
 /// attributes.
 fn key_fields(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
-    let private = quote!(#krate::__private);
-    let mut blocks = TokenStream::new();
-    for (which, key) in entity.primary.keys() {
-        let names: Vec<_> = key
-            .composites
-            .iter()
-            .map(|c| entity.fields[c.field].ident)
-            .collect();
-        let inserts = key.composites.iter().map(|c| {
-            let field = &entity.fields[c.field];
-            let (name, attribute) = (field.ident, &field.attribute);
-            let value = if field.serde {
-                quote!(#private::to_serde_attribute(&#name))
-            } else {
-                quote!(#krate::ToAttribute::to_attribute(&#name))
-            };
-            quote! {
-                if let ::core::result::Result::Ok(::core::option::Option::Some(value)) = #value {
-                    __entity_item.insert(::std::string::ToString::to_string(#attribute), value);
-                }
-            }
-        });
-        let parse = super::key_names(&entity.primary, which).parse;
-        let text = if which == "pk" {
-            quote!(::core::option::Option::Some(key.pk.as_str()))
-        } else {
-            quote!(key.sk.as_ref().map(|(_, sk)| sk.as_str()))
-        };
-        blocks.extend(quote! {
-            if let ::core::option::Option::Some(text) = #text {
-                if let ::core::result::Result::Ok((#(#names,)*)) = Self::#parse(text) {
-                    #(#inserts)*
-                }
-            }
-        });
-    }
+    let blocks = entity
+        .primary
+        .keys()
+        .map(|(which, key)| key_fields_of(entity, which, key));
     quote! {
         fn key_fields(key: &#krate::PrimaryKey<Self>) -> #krate::Item {
             #[allow(unused_mut)]
             let mut __entity_item = #krate::Item::new();
-            #blocks
+            #(#blocks)*
             __entity_item
+        }
+    }
+}
+
+/// The attributes of one table key's composites, when the key parses.
+fn key_fields_of(entity: &Entity, which: &str, key: &Key) -> TokenStream {
+    let krate = &entity.krate;
+    let private = quote!(#krate::__private);
+    let names = key.composites.iter().map(|c| entity.fields[c.field].ident);
+    let inserts = key.composites.iter().map(|c| {
+        let field = &entity.fields[c.field];
+        let (name, attribute) = (field.ident, &field.attribute);
+        let value = if field.serde {
+            quote!(#private::to_serde_attribute(&#name))
+        } else {
+            quote!(#krate::ToAttribute::to_attribute(&#name))
+        };
+        quote! {
+            if let ::core::result::Result::Ok(::core::option::Option::Some(value)) = #value {
+                __entity_item.insert(::std::string::ToString::to_string(#attribute), value);
+            }
+        }
+    });
+    let parse = super::key_names(&entity.primary, which).parse;
+    let text = if which == "pk" {
+        quote!(::core::option::Option::Some(key.pk.as_str()))
+    } else {
+        quote!(key.sk.as_ref().map(|(_, sk)| sk.as_str()))
+    };
+    quote! {
+        if let ::core::option::Option::Some(text) = #text {
+            if let ::core::result::Result::Ok((#(#names,)*)) = Self::#parse(text) {
+                #(#inserts)*
+            }
         }
     }
 }

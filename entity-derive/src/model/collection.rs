@@ -41,6 +41,15 @@ pub fn same_type(a: &Type, b: &Type) -> bool {
     quote!(#a).to_string() == quote!(#b).to_string()
 }
 
+/// A variant `Name(Entity)`, or a malformed one without a member type.
+fn member(variant: &syn::Variant) -> Member<'_> {
+    let ty = match &variant.fields {
+        syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => Some(&fields.unnamed[0].ty),
+        _ => None,
+    };
+    Member { variant, ty }
+}
+
 pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
     let syn::Data::Enum(data) = &input.data else {
         cx.error(&input.ident, "`#[derive(Collection)]` goes on an enum whose variants are the member entities: `enum TenantMembers { Employee(Employee), Task(Task) }`");
@@ -64,19 +73,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Union<'a>> {
         }
         return None;
     };
-    let members = data
-        .variants
-        .iter()
-        .map(|variant| Member {
-            variant,
-            ty: match &variant.fields {
-                syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                    Some(&fields.unnamed[0].ty)
-                }
-                _ => None,
-            },
-        })
-        .collect();
+    let members = data.variants.iter().map(member).collect();
     Some(Union {
         ident: &input.ident,
         vis: &input.vis,
