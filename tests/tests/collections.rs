@@ -496,3 +496,22 @@ fn collection_queries_are_plain_values() {
         ))
     );
 }
+
+#[tokio::test]
+async fn a_consistent_read_of_a_collection_on_a_global_index_is_refused_before_sending() {
+    let t = harness::table(&[Employee::MODEL, Task::MODEL]).await;
+    let err = t
+        .client
+        .query(TenantMembers::query("t-acme"))
+        .consistent_read(true)
+        .all()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::Validation(entity_client::ValidationError::ConsistentReadOnGlobalIndex { .. })
+        ),
+        "{err:?}"
+    );
+}

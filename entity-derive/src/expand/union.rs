@@ -230,7 +230,7 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         .first()
         .map(|m| query_fn(union, m.1))
         .unwrap_or_default();
-    let readable = readable_impl(union);
+    let readable = readable_impl(union, members);
     let collection = collection_impl(union, members, &grouped);
     quote! {
         #grouped_struct
@@ -312,7 +312,7 @@ fn query_fn(union: &Union, first: &Type) -> TokenStream {
                 // `tenantmembersx`.
                 ::core::option::Option::Some(prefix) if spec.clustered => query.with_sort(
                     spec.sk_attribute,
-                    #krate::SortCondition::BeginsWith(::std::format!("{}#", prefix)),
+                    #krate::SortCondition::BeginsWith(::std::format!("{}{}", prefix, #krate::key::SEPARATOR)),
                 ),
                 _ => query,
             }
@@ -320,11 +320,13 @@ fn query_fn(union: &Union, first: &Type) -> TokenStream {
     }
 }
 
-/// `Readable`, so the client reads the union like an entity.
-fn readable_impl(union: &Union) -> TokenStream {
+/// `Readable`, so the client reads the union like an entity. The members
+/// share the collection's physical index, so any of them knows its kind.
+fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let krate = &union.krate;
     let ident = union.ident;
     let display = union.path.join(" > ");
+    let types = members.iter().map(|m| m.1);
     quote! {
         #[automatically_derived]
         impl #krate::Readable for #ident {
@@ -340,6 +342,11 @@ fn readable_impl(union: &Union) -> TokenStream {
 
             fn key_attributes() -> ::std::vec::Vec<&'static str> {
                 <Self as #krate::Collection>::key_attributes()
+            }
+
+            fn index_kind(index_name: &str) -> ::core::option::Option<#krate::IndexKind> {
+                ::core::option::Option::None
+                    #(.or_else(|| <#types as #krate::Readable>::index_kind(index_name)))*
             }
         }
     }

@@ -40,16 +40,7 @@ pub fn key_names(index: &Index, which: &str) -> KeyNames {
 
 /// `by_project` → `ByProject`, for generated type names.
 pub fn pascal(name: &str) -> String {
-    name.split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
+    crate::attr::RenameRule::PascalCase.apply(name)
 }
 
 pub fn field_name(entity: &Entity, f: usize) -> String {
