@@ -41,6 +41,16 @@ impl KeyId {
         })
     }
 
+    /// The key as key attributes of a table keyed as `primary`.
+    pub(crate) fn into_item(self, primary: &IndexModel) -> Item {
+        let mut item = Item::with_capacity(2);
+        item.insert(primary.pk.attribute.to_owned(), AttributeValue::S(self.pk));
+        if let (Some(sk), Some(value)) = (primary.sk, self.sk) {
+            item.insert(sk.attribute.to_owned(), AttributeValue::S(value));
+        }
+        item
+    }
+
     /// The key as `E`'s table key.
     pub(crate) fn into_key<E: Entity>(self) -> PrimaryKey<E> {
         let primary = &E::MODEL.primary;

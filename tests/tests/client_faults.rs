@@ -191,11 +191,15 @@ async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
     assert!(out.unprocessed.iter().all(|u| u.entity == "Task"));
     let stored_items = by_pk(scan_raw(&f.table.client).await);
     let left = by_pk(out.unprocessed.iter().map(|u| {
-        u.request
-            .put_request()
-            .expect("an unprocessed put")
+        let item = u
+            .request
+            .as_ref()
+            .and_then(|r| r.put_request())
+            .expect("an unprocessed put, handed back whole")
             .item()
-            .clone()
+            .clone();
+        assert_eq!(u.key["pk"], item["pk"]);
+        item
     }));
     // What is stored and what is reported left are disjoint and together
     // are every item, unchanged.
@@ -258,19 +262,24 @@ async fn a_batch_get_throttled_past_the_sdk_retries_is_retried_under_the_batch_p
 }
 
 /// A chunk applied by the server but failed in the client's eyes until the
-/// SDK gave up: the output cannot know it was written, so it reports the
-/// chunk's requests as unprocessed, with the error. Resending them is safe
-/// for puts and deletes.
+/// batch policy's attempts ran out: the output cannot know it was written,
+/// so it reports the chunk's items as unprocessed, by key (the SDK consumed
+/// the requests; the batch keeps no copy), with the error. Resending them is
+/// safe for puts and deletes.
 #[tokio::test]
 async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored() {
     let f = faulty(&[Task::MODEL]).await;
+    let client = f.client.clone().with_batch_policy(BatchPolicy {
+        max_attempts: 3,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+        concurrency: 1,
+    });
     let all = tasks(5);
-    f.proxy.script(
-        "BatchWriteItem",
-        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
-    );
+    f.proxy
+        .script("BatchWriteItem", [Fault::ServerErrorAfterForwarding; 3]);
 
-    let out = f.client.batch_write().put_all(&all).await.unwrap();
+    let out = client.batch_write().put_all(&all).await.unwrap();
 
     assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
     assert!(
@@ -279,7 +288,12 @@ async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored(
         out.errors[0]
     );
     assert_eq!((out.written, out.unprocessed.len()), (0, 5));
+    assert!(out.unprocessed.iter().all(|u| u.request.is_none()));
+    let reported = by_pk(out.unprocessed.iter().map(|u| u.key.clone()));
+    let keys = by_pk(all.iter().map(|t| t.primary_key().to_item()));
+    assert_eq!(reported, keys);
     assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
+    assert_eq!(f.proxy.counts("BatchWriteItem").received, 3);
 }
 
 // ---- batch reads ----------------------------------------------------------

@@ -1,6 +1,6 @@
 //! `batch_get`: any number of keys of one entity, read in chunks of 100.
 
-use super::{chunks, until_processed};
+use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
@@ -112,8 +112,6 @@ async fn get_chunk<E: Entity>(
         // The keys move into the request: what a failure reports is read
         // from them first.
         let sent = keys_of::<E>(&keys);
-        // Keys are small: a copy lets a batch throttled as a whole be resent.
-        let kept = keys.clone();
         let request = KeysAndAttributes::builder()
             .set_keys(Some(keys))
             .consistent_read(consistent)
@@ -124,27 +122,17 @@ async fn get_chunk<E: Entity>(
                     sent.clone(),
                 )
             })?;
-        let sent_request = client
+        let request = client
             .inner
             .sdk
             .batch_get_item()
-            .request_items(table, request)
+            .request_items(table, request);
+        let mut output = with_batch_retries(request.customize(), &client.inner.batch)
             .send()
-            .await;
-        let mut output = match sent_request {
-            Ok(output) => output,
-            Err(e) => {
-                let error = from_sdk("BatchGetItem", E::MODEL.name, e);
-                // A batch throttled as a whole is all unprocessed: retried
-                // under the batch policy like a partial result.
-                if matches!(error, Error::Throttled { .. }) {
-                    return Ok((kept, Vec::new()));
-                }
-                // The SDK has retried already: report it, keep the keys as
-                // unprocessed, and let the other chunks finish.
-                return Err((error, sent));
-            }
-        };
+            .await
+            // The SDK has retried under the batch policy: report it, keep
+            // the keys as unprocessed, and let the other chunks finish.
+            .map_err(|e| (from_sdk("BatchGetItem", E::MODEL.name, e), sent))?;
         let found = output.responses.as_mut().and_then(|r| r.remove(table));
         let unprocessed = output
             .unprocessed_keys

@@ -6,15 +6,30 @@
 //! in the output: nothing is dropped. (ElectroDB returns unprocessed items
 //! unretried; dynamodb-toolbox retries without backoff.)
 //!
-//! Chunks are cut from the caller's requests by moving them, and each retry
-//! sends exactly what the server handed back. A batch that DynamoDB
-//! throttles as a whole (`ProvisionedThroughputExceededException` when
-//! every item is throttled) is all unprocessed and retried the same way;
-//! since the SDK consumes its input, each attempt keeps one copy of what it
-//! sends for that case.
+//! Requests are moved, never copied: chunks are cut from the caller's
+//! requests, and each retry sends exactly what the server handed back. A
+//! batch that fails as a whole (DynamoDB throttles a batch whose every item
+//! is throttled with `ProvisionedThroughputExceededException`) is resent by
+//! the SDK, which keeps the serialized request, with its attempts and
+//! backoff set from the same policy for batch requests; what fails past
+//! them is reported by key.
 
 pub mod get;
 pub mod write;
+
+/// The SDK's retries of one batch request, from the batch policy: a batch
+/// that fails as a whole (throttled, a server error) is resent by the SDK,
+/// which keeps the serialized request, so the batch needs no copy of it.
+pub(crate) fn with_batch_retries<T, E, B>(
+    operation: aws_sdk_dynamodb::client::customize::CustomizableOperation<T, E, B>,
+    policy: &BatchPolicy,
+) -> aws_sdk_dynamodb::client::customize::CustomizableOperation<T, E, B> {
+    let retry = aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+        .with_max_attempts(policy.max_attempts.max(1))
+        .with_initial_backoff(policy.base_delay)
+        .with_max_backoff(policy.max_delay);
+    operation.config_override(aws_sdk_dynamodb::config::Builder::new().retry_config(retry))
+}
 
 use crate::error::Error;
 use crate::BatchPolicy;

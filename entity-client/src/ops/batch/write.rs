@@ -1,13 +1,13 @@
 //! `batch_write`: puts and deletes of any entities, in chunks of 25.
 
-use super::{chunks, until_processed};
+use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
-use entity_core::{Entity, IndexModel, PrimaryKey};
+use entity_core::{Entity, IndexModel, Item, PrimaryKey};
 use futures::stream::{self, StreamExt};
 use std::future::IntoFuture;
 
@@ -16,8 +16,13 @@ use std::future::IntoFuture;
 pub struct UnprocessedWrite {
     /// The entity.
     pub entity: &'static str,
-    /// The request: a put (with the item) or a delete (with the key).
-    pub request: WriteRequest,
+    /// The item's table key attributes.
+    pub key: Item,
+    /// The request (a put with the item, or a delete) as DynamoDB handed it
+    /// back unprocessed; `None` when the request carrying it failed as a
+    /// whole: the SDK consumed it, and the batch keeps no copy (`key` says
+    /// which item; the caller has it).
+    pub request: Option<WriteRequest>,
 }
 
 /// What a batch write did, and what it could not.
@@ -190,52 +195,57 @@ struct Chunk<'a> {
 impl Chunk<'_> {
     /// The entity that named the item of a request.
     fn entity_of(&self, request: &WriteRequest) -> &'static str {
-        let item = match (&request.put_request, &request.delete_request) {
-            (Some(put), _) => &put.item,
-            (None, Some(delete)) => &delete.key,
-            (None, None) => return "unknown",
-        };
-        KeyId::of_item(self.primary, item)
+        request_item(request)
+            .and_then(|item| KeyId::of_item(self.primary, item))
             .and_then(|key| self.keys.get(&key).copied())
             .unwrap_or("unknown")
     }
 
     fn unprocessed(&self, request: WriteRequest) -> UnprocessedWrite {
         let entity = self.entity_of(&request);
-        UnprocessedWrite { entity, request }
+        let key = request_item(&request)
+            .and_then(|item| KeyId::of_item(self.primary, item))
+            .map(|key| key.into_item(self.primary))
+            .unwrap_or_default();
+        UnprocessedWrite {
+            entity,
+            key,
+            request: Some(request),
+        }
+    }
+
+    fn failed(&self, key: KeyId) -> UnprocessedWrite {
+        let entity = self.keys.get(&key).copied().unwrap_or("unknown");
+        UnprocessedWrite {
+            entity,
+            key: key.into_item(self.primary),
+            request: None,
+        }
     }
 
     async fn write(self, requests: Vec<WriteRequest>) -> BatchWriteOutput {
         let total = requests.len();
         let policy = self.client.inner.batch;
         let outcome = until_processed(policy, requests, |requests, _| async move {
-            // The SDK consumes its input, so a request that fails as a whole
-            // can only be resent or reported from a copy: the one copy a
-            // batch write makes (chunks are moved, retries send what the
-            // server handed back).
-            let kept = requests.clone();
-            let sent = self
+            // The SDK consumes its input and the batch keeps no copy: what a
+            // request that fails as a whole reports is its keys, read first.
+            // (The SDK resends such a request itself, under the batch
+            // policy: `with_batch_retries`.)
+            let entity = requests.first().map_or("batch", |r| self.entity_of(r));
+            let sent: Vec<KeyId> = requests
+                .iter()
+                .filter_map(|r| request_item(r).and_then(|i| KeyId::of_item(self.primary, i)))
+                .collect();
+            let request = self
                 .client
                 .inner
                 .sdk
                 .batch_write_item()
-                .request_items(self.table, requests)
+                .request_items(self.table, requests);
+            let output = with_batch_retries(request.customize(), &policy)
                 .send()
-                .await;
-            let output = match sent {
-                Ok(output) => output,
-                Err(e) => {
-                    let entity = kept.first().map_or("batch", |r| self.entity_of(r));
-                    let error = from_sdk("BatchWriteItem", entity, e);
-                    // DynamoDB throttles a batch whose every item is
-                    // throttled as a whole: it is all unprocessed, retried
-                    // under the batch policy like a partial result.
-                    if matches!(error, Error::Throttled { .. }) {
-                        return Ok((kept, ()));
-                    }
-                    return Err((error, kept));
-                }
-            };
+                .await
+                .map_err(|e| (from_sdk("BatchWriteItem", entity, e), sent))?;
             let unprocessed = output
                 .unprocessed_items
                 .and_then(|mut u| u.remove(self.table))
@@ -244,16 +254,14 @@ impl Chunk<'_> {
         })
         .await;
         let mut output = BatchWriteOutput::empty();
-        let failed = outcome.failed.map(|(error, kept)| {
-            output.errors.push(error);
-            kept
-        });
-        for request in outcome
-            .unprocessed
-            .into_iter()
-            .chain(failed.into_iter().flatten())
-        {
+        for request in outcome.unprocessed {
             output.unprocessed.push(self.unprocessed(request));
+        }
+        if let Some((error, keys)) = outcome.failed {
+            output.errors.push(error);
+            output
+                .unprocessed
+                .extend(keys.into_iter().map(|key| self.failed(key)));
         }
         output.written = total.saturating_sub(output.unprocessed.len());
         output
@@ -266,5 +274,14 @@ impl IntoFuture for BatchWrite {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.send())
+    }
+}
+
+/// The item a put writes, or the key a delete names.
+fn request_item(request: &WriteRequest) -> Option<&Item> {
+    match (&request.put_request, &request.delete_request) {
+        (Some(put), _) => Some(&put.item),
+        (None, Some(delete)) => Some(&delete.key),
+        (None, None) => None,
     }
 }
