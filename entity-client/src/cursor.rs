@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 type HmacSha256 = Hmac<Sha256>;
 
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 const MAC_LEN: usize = 32;
 
 fn invalid(reason: &'static str) -> Error {
@@ -182,8 +182,8 @@ fn mac(secret: &[u8], fingerprint: &[u8; 32], payload: &[u8]) -> Result<HmacSha2
     Ok(mac)
 }
 
-/// Encodes a LastEvaluatedKey (string attributes only, as every key this
-/// framework writes is a string).
+/// Encodes a LastEvaluatedKey: string attributes, and numbers (a
+/// number-typed key), each entry tagged with its type.
 pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Result<String, Error> {
     let mut names: Vec<&String> = key.keys().collect();
     names.sort();
@@ -191,11 +191,16 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
         u8::try_from(names.len()).map_err(|_| invalid("the key has too many attributes"))?;
     let mut payload = vec![VERSION, count];
     for name in names {
-        let Some(AttributeValue::S(value)) = key.get(name) else {
-            return Err(invalid(
-                "the last evaluated key holds a non-string attribute",
-            ));
+        let (kind, value) = match key.get(name) {
+            Some(AttributeValue::S(value)) => (b'S', value),
+            Some(AttributeValue::N(value)) => (b'N', value),
+            _ => {
+                return Err(invalid(
+                    "the last evaluated key holds an attribute that is neither a string nor a number",
+                ))
+            }
         };
+        payload.push(kind);
         for text in [name.as_str(), value.as_str()] {
             let len = u16::try_from(text.len()).map_err(|_| invalid("key too long"))?;
             payload.extend_from_slice(&len.to_be_bytes());
@@ -205,6 +210,21 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
     let tag = mac(secret, fingerprint, &payload)?.finalize().into_bytes();
     payload.extend_from_slice(&tag);
     Ok(URL_SAFE_NO_PAD.encode(payload))
+}
+
+/// One length-prefixed text of a cursor payload.
+fn take_text(rest: &mut &[u8]) -> Result<String, Error> {
+    let [high, low, tail @ ..] = *rest else {
+        return Err(invalid("truncated"));
+    };
+    let len = usize::from(u16::from_be_bytes([*high, *low]));
+    if tail.len() < len {
+        return Err(invalid("truncated"));
+    }
+    let (text, tail) = tail.split_at(len);
+    let text = String::from_utf8(text.to_vec()).map_err(|_| invalid("not UTF-8"))?;
+    *rest = tail;
+    Ok(text)
 }
 
 /// Decodes and verifies a cursor made by [`encode`] for the same query.
@@ -227,24 +247,20 @@ pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Res
     }
     let count = usize::from(*count);
     let mut rest = rest;
-    let mut take = || -> Result<String, Error> {
-        let [high, low, tail @ ..] = rest else {
-            return Err(invalid("truncated"));
-        };
-        let len = usize::from(u16::from_be_bytes([*high, *low]));
-        if tail.len() < len {
-            return Err(invalid("truncated"));
-        }
-        let (text, tail) = tail.split_at(len);
-        let text = String::from_utf8(text.to_vec()).map_err(|_| invalid("not UTF-8"))?;
-        rest = tail;
-        Ok(text)
-    };
     let mut key = Item::with_capacity(count);
     for _ in 0..count {
-        let name = take()?;
-        let value = take()?;
-        key.insert(name, AttributeValue::S(value));
+        let [kind, tail @ ..] = rest else {
+            return Err(invalid("truncated"));
+        };
+        rest = tail;
+        let name = take_text(&mut rest)?;
+        let value = take_text(&mut rest)?;
+        let value = match kind {
+            b'S' => AttributeValue::S(value),
+            b'N' => AttributeValue::N(value),
+            _ => return Err(invalid("unknown attribute type")),
+        };
+        key.insert(name, value);
     }
     Ok(key)
 }

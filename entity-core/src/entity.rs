@@ -4,7 +4,6 @@
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{EntityModel, IndexKind};
 use crate::Item;
-use aws_sdk_dynamodb::types::AttributeValue;
 use std::marker::PhantomData;
 
 /// A struct stored as DynamoDB items. Implement it with `#[derive(Entity)]`.
@@ -17,7 +16,8 @@ pub trait Entity: Sized {
     fn to_item(&self) -> Result<Item, EncodeError>;
 
     /// Reads an item of this entity. Fails, without panicking, on an item of
-    /// another entity or with a missing or mistyped attribute.
+    /// another entity, of a version that is not the current one (unless
+    /// `upgrade_from` reads it), or with a missing or mistyped attribute.
     fn from_item(item: Item) -> Result<Self, DecodeError>;
 
     /// The table key of this value.
@@ -83,15 +83,22 @@ impl<E> PrimaryKey<E> {
         }
     }
 
-    /// The key as an item fragment (`{pk: S, sk: S}`).
+}
+
+impl<E: Entity> PrimaryKey<E> {
+    /// The key as an item fragment (`{pk: S, sk: S}`; `N` for a key the
+    /// entity stores as a number).
     pub fn to_item(&self) -> Item {
         let mut key = Item::with_capacity(2);
+        let value = |attribute: &str, text: &String| {
+            crate::__private::key_value(E::MODEL, attribute, text.clone())
+        };
         key.insert(
             self.pk_attribute.to_owned(),
-            AttributeValue::S(self.pk.clone()),
+            value(self.pk_attribute, &self.pk),
         );
-        if let Some((attribute, value)) = &self.sk {
-            key.insert((*attribute).to_owned(), AttributeValue::S(value.clone()));
+        if let Some((attribute, text)) = &self.sk {
+            key.insert((*attribute).to_owned(), value(attribute, text));
         }
         key
     }
@@ -110,11 +117,22 @@ pub trait Readable: Sized {
     /// any.
     fn identity_filter() -> Option<(&'static str, &'static str)>;
 
-    /// Reads an item; `Ok(None)` for an item that does not belong here.
+    /// Reads an item; `Ok(None)` for an item that does not belong here
+    /// (another entity's, or another version's that no upgrade reads).
     fn read(item: Item) -> Result<Option<Self>, DecodeError>;
+
+    /// Reads an item, failing on one that does not belong here with the
+    /// reason (a query's `.strict(true)`).
+    fn read_strict(item: Item) -> Result<Self, DecodeError>;
 
     /// Every key attribute these items may hold.
     fn key_attributes() -> Vec<&'static str>;
+
+    /// The key attributes stored as numbers (`N`), whose query values are
+    /// sent as numbers.
+    fn number_key_attributes() -> Vec<&'static str> {
+        Vec::new()
+    }
 
     /// The kind of the physical index `index_name` (the client refuses a
     /// consistent read of a global index before sending); `None` when it
@@ -133,11 +151,23 @@ impl<E: Entity> Readable for E {
     }
 
     fn read(item: Item) -> Result<Option<Self>, DecodeError> {
-        E::from_item(item).map(Some)
+        crate::__private::skip_foreign(E::from_item(item))
+    }
+
+    fn read_strict(item: Item) -> Result<Self, DecodeError> {
+        E::from_item(item)
     }
 
     fn key_attributes() -> Vec<&'static str> {
         E::MODEL.key_attributes()
+    }
+
+    fn number_key_attributes() -> Vec<&'static str> {
+        E::MODEL
+            .key_attributes()
+            .into_iter()
+            .filter(|attribute| E::MODEL.is_number_key(attribute))
+            .collect()
     }
 
     fn index_kind(index_name: &str) -> Option<IndexKind> {

@@ -22,6 +22,8 @@ pub struct EntityModel {
     pub identity_attribute: &'static str,
     /// The attribute that records the entity version in every item.
     pub version_attribute: &'static str,
+    /// How the version is stored in `version_attribute`.
+    pub version_type: VersionType,
     /// The table's own key.
     pub primary: IndexModel,
     /// Every secondary index, in declaration order.
@@ -45,12 +47,40 @@ impl EntityModel {
         out
     }
 
+    /// The version attribute's value in items of the current version.
+    pub fn version_value(&self) -> aws_sdk_dynamodb::types::AttributeValue {
+        let version = self.version.to_string();
+        match self.version_type {
+            VersionType::Number => aws_sdk_dynamodb::types::AttributeValue::N(version),
+            VersionType::String => aws_sdk_dynamodb::types::AttributeValue::S(version),
+        }
+    }
+
+    /// Whether key attribute `attribute` is stored as a number (`N`).
+    pub fn is_number_key(&self, attribute: &str) -> bool {
+        std::iter::once(&self.primary)
+            .chain(self.indexes)
+            .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
+            .any(|key| key.number && key.attribute == attribute)
+    }
+
     /// The index with this logical name (`"primary"` for the table).
     pub fn index(&self, name: &str) -> Option<&IndexModel> {
         std::iter::once(&self.primary)
             .chain(self.indexes)
             .find(|index| index.name == name)
     }
+}
+
+/// How an item stores its entity version: a number (`N`, the default) or,
+/// for tables another tool wrote (ElectroDB's `__edb_v__: "1"`), a string.
+/// Either is read; this is what is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionType {
+    /// `N`.
+    Number,
+    /// `S`.
+    String,
 }
 
 /// Which kind of index a key belongs to.
@@ -90,6 +120,9 @@ pub struct KeyModel {
     /// The key template, with `{field}` where values go:
     /// `$myapp#v1#task#taskid_{task_id}`.
     pub template: &'static str,
+    /// Stored as a DynamoDB number (`N`): `#[pk(user_id, number)]`, one
+    /// integer written as plain decimal. Otherwise a string (`S`).
+    pub number: bool,
 }
 
 /// A stored field.

@@ -14,7 +14,8 @@ use crate::attr::{AttributeError, FromAttribute, ToAttribute};
 use crate::error::{DecodeError, EncodeError};
 use crate::expr::{Attr, Condition, IndexChange, Update};
 use crate::key::KeyPart;
-use crate::Item;
+use crate::model::EntityModel;
+use crate::{Entity, Item};
 
 /// Proves at compile time, with the error on the field, that a composite's
 /// type can be a key.
@@ -120,24 +121,109 @@ pub fn put_key(item: &mut Item, attribute: &'static str, key: String) {
     item.insert(attribute.to_owned(), AttributeValue::S(key));
 }
 
-/// Writes the identity and version attributes.
+/// Writes a number-typed key (`#[pk(user_id, number)]`): its text is plain
+/// decimal.
 #[inline]
-pub fn put_identity(
-    item: &mut Item,
-    identity_attribute: &'static str,
-    entity: &'static str,
-    version_attribute: &'static str,
-    version: &'static str,
-) {
-    item.insert(
-        identity_attribute.to_owned(),
-        AttributeValue::S(entity.to_owned()),
-    );
-    item.insert(
-        version_attribute.to_owned(),
-        AttributeValue::N(version.to_owned()),
-    );
+pub fn put_number_key(item: &mut Item, attribute: &'static str, key: String) {
+    item.insert(attribute.to_owned(), AttributeValue::N(key));
 }
+
+/// A composed key's attribute value: `N` when the entity stores
+/// `attribute` as a number, else `S`.
+pub fn key_value(model: &EntityModel, attribute: &str, text: String) -> AttributeValue {
+    if model.is_number_key(attribute) {
+        AttributeValue::N(text)
+    } else {
+        AttributeValue::S(text)
+    }
+}
+
+/// `BETWEEN` on a number-typed sort key: the ends are plain decimal, so an
+/// empty range is found by comparing them as numbers, not as text.
+pub fn number_between<E>(
+    query: crate::Query<E>,
+    sk_attribute: &'static str,
+    low: String,
+    high: String,
+) -> crate::Query<E> {
+    let number = |text: &str| text.parse::<i128>().ok();
+    let condition = match (number(&low), number(&high)) {
+        (Some(l), Some(h)) if l > h => crate::SortCondition::Nothing,
+        _ => crate::SortCondition::Between(low, high),
+    };
+    query.with_sort(sk_attribute, condition)
+}
+
+/// Writes the identity and version attributes, under the entity's names.
+#[inline]
+pub fn put_identity(item: &mut Item, model: &EntityModel) {
+    item.insert(
+        model.identity_attribute.to_owned(),
+        AttributeValue::S(model.name.to_owned()),
+    );
+    item.insert(model.version_attribute.to_owned(), model.version_value());
+}
+
+/// Fails with [`DecodeError::Version`] unless the item holds the entity's
+/// current version (as a number or a string, whichever the writer used).
+#[inline]
+pub fn check_version(item: &Item, model: &'static EntityModel) -> Result<(), DecodeError> {
+    let stored = match item.get(model.version_attribute) {
+        Some(AttributeValue::N(text) | AttributeValue::S(text)) => {
+            if text.trim().parse::<u32>() == Ok(model.version) {
+                return Ok(());
+            }
+            Some(text.clone())
+        }
+        Some(other) => Some(format!("of type {}", crate::attr::type_name(other))),
+        None => None,
+    };
+    Err(DecodeError::Version {
+        entity: model.name,
+        attribute: model.version_attribute,
+        stored,
+        current: model.version,
+    })
+}
+
+/// Reads an item of an older version through `E`'s `upgrade_from = P`
+/// (which itself may upgrade from an older one). An item newer than `E`,
+/// or older than the chain reaches, keeps `E`'s version error.
+pub fn upgrade<P: Entity, E: Entity + From<P>>(
+    item: Item,
+    stale: DecodeError,
+) -> Result<E, DecodeError> {
+    let older = match &stale {
+        DecodeError::Version {
+            stored: Some(text), ..
+        } => text.trim().parse::<u32>().is_ok_and(|v| v < E::MODEL.version),
+        _ => false,
+    };
+    if !older {
+        return Err(stale);
+    }
+    match P::from_item(item) {
+        Ok(previous) => Ok(E::from(previous)),
+        Err(DecodeError::Version { .. }) => Err(stale),
+        Err(error) => Err(error),
+    }
+}
+
+/// A read that skips what is not this type's (another entity's item, or
+/// another version's with no upgrade).
+#[inline]
+pub fn skip_foreign<T>(read: Result<T, DecodeError>) -> Result<Option<T>, DecodeError> {
+    match read {
+        Ok(value) => Ok(Some(value)),
+        Err(error) if error.is_foreign() => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// Proves at compile time, with the error on the type named by
+/// `upgrade_from`, that it is an entity the current one converts from.
+#[inline(always)]
+pub const fn assert_upgrade_from<P: Entity, E: From<P>>() {}
 
 /// Fails unless the item's identity attribute names `entity`.
 #[inline]

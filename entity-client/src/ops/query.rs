@@ -123,7 +123,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         let filter = super::and(identity, self.filter);
         let mut placeholders = Placeholders::with(
             self.query.expression_attribute_names(),
-            self.query.expression_attribute_values(),
+            typed_key_values(&self.query, self.query.expression_attribute_values()),
         );
         let filter = super::render_condition(filter.as_ref(), &mut placeholders, "query filter")?;
         let rendered = placeholders.finish();
@@ -233,6 +233,30 @@ impl<C: Collection + Readable + Send + 'static> QueryRequest<C> {
     }
 }
 
+/// The key condition's values as DynamoDB must see them: a number-typed key
+/// attribute (`#[pk(user_id, number)]`) is compared with numbers.
+fn typed_key_values<E: Readable>(
+    query: &Query<E>,
+    mut values: std::collections::HashMap<String, AttributeValue>,
+) -> std::collections::HashMap<String, AttributeValue> {
+    let numbers = E::number_key_attributes();
+    let mut as_number = |placeholder: &str| {
+        if let Some(AttributeValue::S(text)) = values.remove(placeholder) {
+            values.insert(placeholder.to_owned(), AttributeValue::N(text));
+        }
+    };
+    if numbers.contains(&query.partition_key().0) {
+        as_number(":pk");
+    }
+    if let Some((sk_attribute, _)) = query.sort_condition() {
+        if numbers.contains(&sk_attribute) {
+            as_number(":sk1");
+            as_number(":sk2");
+        }
+    }
+    values
+}
+
 /// The key inside a cursor must lie inside the query: its partition, its sort
 /// key range, and only the key attributes of the entity.
 fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
@@ -241,12 +265,14 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     };
     let (pk_attribute, pk) = query.partition_key();
     match key.get(pk_attribute) {
-        Some(AttributeValue::S(value)) if value == pk => {}
+        Some(AttributeValue::S(value) | AttributeValue::N(value)) if value == pk => {}
         _ => return Err(outside()),
     }
     if let Some((sk_attribute, condition)) = query.sort_condition() {
         match key.get(sk_attribute) {
             Some(AttributeValue::S(value)) if condition.matches(value) => {}
+            // A number-typed sort key: DynamoDB compares it as a number.
+            Some(AttributeValue::N(_)) if E::number_key_attributes().contains(&sk_attribute) => {}
             _ => return Err(outside()),
         }
     }

@@ -205,7 +205,12 @@ impl<E: Entity + Send + 'static> Scan<E> {
 fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
     let primary = &E::MODEL.primary;
     let is_key = |name: &str| super::is_table_key::<E>(name);
-    let present = |attribute: &str| matches!(key.get(attribute), Some(AttributeValue::S(_)));
+    let present = |attribute: &str| {
+        matches!(
+            key.get(attribute),
+            Some(AttributeValue::S(_) | AttributeValue::N(_))
+        )
+    };
     let complete =
         present(primary.pk.attribute) && primary.sk.is_none_or(|sk| present(sk.attribute));
     if !complete || !key.keys().all(|name| is_key(name)) {

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::{
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
 };
 use entity_core::{EntityModel, IndexKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::IntoFuture;
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,8 @@ pub struct TableDesign {
     pub global: BTreeMap<String, (String, Option<String>)>,
     /// Local indexes by name: their sort key attribute.
     pub local: BTreeMap<String, String>,
+    /// Key attributes stored as numbers (`N`); the others are strings.
+    pub numbers: BTreeSet<String>,
 }
 
 impl TableDesign {
@@ -39,6 +41,7 @@ impl TableDesign {
             key,
             global: BTreeMap::new(),
             local: BTreeMap::new(),
+            numbers: BTreeSet::new(),
         };
         for model in models {
             let theirs = (
@@ -51,6 +54,7 @@ impl TableDesign {
                     model.name, first.name, design.key
                 )));
             }
+            design.add_key_types(model);
             for index in model.indexes {
                 let name = index.index_name.unwrap_or(index.name).to_owned();
                 match index.kind {
@@ -83,6 +87,24 @@ impl TableDesign {
             }
         }
         Ok(design)
+    }
+
+    /// Records `model`'s number-typed key attributes.
+    fn add_key_types(&mut self, model: &EntityModel) {
+        for attribute in model.key_attributes() {
+            if model.is_number_key(attribute) {
+                self.numbers.insert(attribute.to_owned());
+            }
+        }
+    }
+
+    /// The DynamoDB type of a key attribute.
+    fn attribute_type(&self, name: &str) -> ScalarAttributeType {
+        if self.numbers.contains(name) {
+            ScalarAttributeType::N
+        } else {
+            ScalarAttributeType::S
+        }
     }
 
     fn attributes(&self) -> Vec<String> {
@@ -186,8 +208,8 @@ impl CreateTable {
         for name in design.attributes() {
             request = request.attribute_definitions(
                 AttributeDefinition::builder()
+                    .attribute_type(design.attribute_type(&name))
                     .attribute_name(name)
-                    .attribute_type(ScalarAttributeType::S)
                     .build()
                     .map_err(build_error)?,
             );

@@ -10,8 +10,10 @@
 mod escape;
 mod number;
 mod timestamp;
+mod unpadded;
 
 pub use escape::{escape_into, unescape, SEPARATOR};
+pub use unpadded::{Decimal, PlainArg, Unpadded};
 #[cfg(feature = "chrono")]
 pub(crate) use timestamp::chrono_impl;
 #[cfg(feature = "time")]
@@ -183,6 +185,18 @@ impl fmt::Display for KeyPartError {
 
 impl std::error::Error for KeyPartError {}
 
+/// Where a value inside a segment ends, for [`KeyReader::value`]: the
+/// derive picks the rule from the format and the value's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the first `c` of the segment: no encoded value of the field holds
+    /// `c` (`#` always works: no value holds it).
+    First(char),
+    /// At the last `c` of the segment: the value may hold `c`, but nothing
+    /// after it in the segment can (`{sk}@{version}`).
+    Last(char),
+}
+
 /// A raw key that does not parse as the key of an entity.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{key}` is not a {entity} {which}: {reason}")]
@@ -259,10 +273,52 @@ impl<'a> KeyReader<'a> {
     /// `#` or the end.
     pub fn field<T: KeyPart>(&mut self, label: &str) -> Result<T, KeyError> {
         self.literal(label)?;
-        let end = self.rest.find(SEPARATOR).unwrap_or(self.rest.len());
+        self.value(Stop::First(SEPARATOR))
+    }
+
+    /// Consumes a value that ends where `stop` says, inside the current
+    /// segment (a value never holds `#`). The text at the stop is left for
+    /// the next [`literal`](Self::literal).
+    ///
+    /// ```
+    /// use entity_core::key::Stop;
+    /// use entity_core::KeyReader;
+    ///
+    /// // `ORDER#{id}@{version}`: the id may hold `@`, the version may not,
+    /// // so the id ends at the segment's last `@`.
+    /// let mut reader = KeyReader::new("Order", "sk", "ORDER#a@b@0000000003");
+    /// reader.literal("ORDER#")?;
+    /// let id: String = reader.value(Stop::Last('@'))?;
+    /// reader.literal("@")?;
+    /// let version: u32 = reader.value(Stop::First('#'))?;
+    /// reader.finish()?;
+    /// assert_eq!((id.as_str(), version), ("a@b", 3));
+    /// # Ok::<(), entity_core::KeyError>(())
+    /// ```
+    pub fn value<T: KeyPart>(&mut self, stop: Stop) -> Result<T, KeyError> {
+        let segment_end = self.rest.find(SEPARATOR).unwrap_or(self.rest.len());
+        let segment = &self.rest[..segment_end];
+        let end = match stop {
+            Stop::First(SEPARATOR) => Some(segment_end),
+            Stop::First(c) => segment.find(c),
+            Stop::Last(c) => segment.rfind(c),
+        };
+        let Some(end) = end else {
+            let c = match stop {
+                Stop::First(c) | Stop::Last(c) => c,
+            };
+            return Err(self.error(format!(
+                "expected `{c}` after the value at byte {}",
+                self.key.len() - self.rest.len()
+            )));
+        };
         let (text, rest) = self.rest.split_at(end);
-        let value = T::decode_key(text)
-            .map_err(|e| self.error(format!("value `{text}` after `{label}`: {e}")))?;
+        let value = T::decode_key(text).map_err(|e| {
+            self.error(format!(
+                "value `{text}` at byte {}: {e}",
+                self.key.len() - self.rest.len()
+            ))
+        })?;
         self.rest = rest;
         Ok(value)
     }

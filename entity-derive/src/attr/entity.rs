@@ -114,6 +114,23 @@ fn casing(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(Casing, Span
     Ok(Some((casing, meta.path.span())))
 }
 
+/// `version_type = "number" | "string"`; an unknown one is reported.
+fn version_type(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(bool, Span)>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let is_string = match lit.value().as_str() {
+        "number" | "N" => false,
+        "string" | "S" => true,
+        other => {
+            cx.error(
+                &lit,
+                format!("unknown version type `{other}`; expected \"number\" (the default, `N`) or \"string\" (`S`, as ElectroDB writes it)"),
+            );
+            return Ok(None);
+        }
+    };
+    Ok(Some((is_string, lit.span())))
+}
+
 #[derive(Default)]
 pub struct RawEntity {
     /// `#[entity(...)]` had an error: checks that depend on it stay quiet.
@@ -128,6 +145,14 @@ pub struct RawEntity {
     pub casing: Option<(Casing, Span)>,
     pub rename_all: Option<RenameRule>,
     pub krate: Option<syn::Path>,
+    /// `identity_attribute = "..."`: where items record the entity name.
+    pub identity_attribute: Option<LitStr>,
+    /// `version_attribute = "..."`: where items record the entity version.
+    pub version_attribute: Option<LitStr>,
+    /// `version_type = "string"`: the version is written as `S`, not `N`.
+    pub version_is_string: Option<(bool, Span)>,
+    /// `upgrade_from = TaskV1`: the entity that reads the previous version.
+    pub upgrade_from: Option<syn::Type>,
     pub pk: Option<RawKey>,
     pub sk: Option<RawKey>,
     pub indexes: Vec<RawIndex>,
@@ -140,6 +165,8 @@ pub struct RawKey {
     pub composites: Vec<Ident>,
     pub format: Option<LitStr>,
     pub casing: Option<(Casing, Span)>,
+    /// `number`: the key is stored as a DynamoDB `N` attribute.
+    pub number: Option<Span>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +198,7 @@ pub struct RawField {
     pub wide_int: Option<Span>,
 }
 
-const ENTITY_KEYS: [&str; 8] = [
+const ENTITY_KEYS: [&str; 12] = [
     "name",
     "schema",
     "schema_version",
@@ -180,6 +207,10 @@ const ENTITY_KEYS: [&str; 8] = [
     "casing",
     "rename_all",
     "crate",
+    "identity_attribute",
+    "version_attribute",
+    "version_type",
+    "upgrade_from",
 ];
 const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
 const INDEX_KEYS: [&str; 8] = [
@@ -285,6 +316,15 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
             set_once(cx, meta, &mut raw.rename_all, rule);
         }
         "crate" => set_once(cx, meta, &mut raw.krate, crate_path(cx, meta)?),
+        "identity_attribute" => {
+            set_once(cx, meta, &mut raw.identity_attribute, string(cx, meta)?)
+        }
+        "version_attribute" => set_once(cx, meta, &mut raw.version_attribute, string(cx, meta)?),
+        "version_type" => set_once(cx, meta, &mut raw.version_is_string, version_type(cx, meta)?),
+        "upgrade_from" => {
+            let ty: syn::Type = meta.value()?.parse()?;
+            set_once(cx, meta, &mut raw.upgrade_from, Some(ty));
+        }
         _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
     }
     Ok(())
@@ -328,6 +368,7 @@ pub fn empty_key(span: Span) -> RawKey {
         composites: Vec::new(),
         format: None,
         casing: None,
+        number: None,
     }
 }
 
@@ -345,6 +386,11 @@ fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Re
         return Err(meta.error("a key lists field names, such as `pk(tenant_id, user_id)`"));
     }
     match meta.path.get_ident() {
+        // A field named `number` is written `r#number`.
+        Some(ident) if ident == "number" => {
+            set_once(cx, meta, &mut key.number, Some(ident.span()));
+            Ok(())
+        }
         Some(ident) => {
             key.composites.push(ident.clone());
             Ok(())

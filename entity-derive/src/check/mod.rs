@@ -4,6 +4,7 @@
 //! the other derives' rules are in their own files.
 
 pub mod collection;
+mod formats;
 pub mod key_part;
 mod limits;
 mod names;
@@ -11,11 +12,13 @@ mod names;
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, Index, IndexKind, Key};
 use quote::quote;
+use syn::LitStr;
 use std::collections::HashMap;
 
 pub use names::Skipped;
 
-/// The attributes holding the entity name and version in every item:
+/// The attributes holding the entity name and version in every item unless
+/// the entity names others:
 /// `entity_core::__private::{IDENTITY_ATTRIBUTE, VERSION_ATTRIBUTE}`, which
 /// the generated code uses (the derive cannot depend on the runtime; a test
 /// in `tests/tests/hygiene.rs` pins the two to each other).
@@ -28,10 +31,12 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     composite_types(cx, entity);
     collection_rules(cx, entity);
     limits::check(cx, entity);
+    formats::check(cx, entity);
     no_repeated_composite(cx, entity);
     unique_index_names(cx, entity);
     one_shape_per_physical_index(cx, entity);
     local_indexes_share_the_table_partition(cx, entity);
+    identity_attributes_are_usable(cx, entity);
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
     names::check(cx, entity)
@@ -279,7 +284,7 @@ fn key_attributes_are_distinct(cx: &Ctxt, entity: &Entity) {
     }
     fields_avoid_key_attributes(cx, entity, &written);
     for (attribute, _, key) in &written {
-        if is_reserved(attribute) {
+        if is_reserved(entity, attribute) {
             cx.error_at(key.span, format!(
                 "attribute `{attribute}` is reserved for the entity's identity; give this key another `attr = \"...\"`"
             ));
@@ -337,7 +342,7 @@ fn fields_avoid_key_attributes(cx: &Ctxt, entity: &Entity, written: &[(&str, &In
                 "field `{}` would be stored in attribute `{attribute}`, which holds a key of `{}`; rename it with `#[entity(rename = \"...\")]`",
                 field.ident, index.name
             ));
-        } else if is_reserved(&field.attribute) {
+        } else if is_reserved(entity, &field.attribute) {
             cx.error_at(field.attribute_span, format!(
                 "attribute `{}` is reserved for the entity's identity; rename the field with `#[entity(rename = \"...\")]`",
                 field.attribute
@@ -347,8 +352,50 @@ fn fields_avoid_key_attributes(cx: &Ctxt, entity: &Entity, written: &[(&str, &In
 }
 
 /// Every item carries its entity name and version in these attributes.
-fn is_reserved(attribute: &str) -> bool {
-    attribute == IDENTITY_ATTRIBUTE || attribute == VERSION_ATTRIBUTE
+fn is_reserved(entity: &Entity, attribute: &str) -> bool {
+    attribute == identity_attribute(entity) || attribute == version_attribute(entity)
+}
+
+fn identity_attribute(entity: &Entity) -> String {
+    entity
+        .identity_attribute
+        .as_ref()
+        .map_or_else(|| IDENTITY_ATTRIBUTE.to_owned(), LitStr::value)
+}
+
+fn version_attribute(entity: &Entity) -> String {
+    entity
+        .version_attribute
+        .as_ref()
+        .map_or_else(|| VERSION_ATTRIBUTE.to_owned(), LitStr::value)
+}
+
+/// The identity and version attributes hold one value each in every item:
+/// they need a name, and two different ones.
+fn identity_attributes_are_usable(cx: &Ctxt, entity: &Entity) {
+    let named = [
+        ("identity_attribute", &entity.identity_attribute, IDENTITY_ATTRIBUTE),
+        ("version_attribute", &entity.version_attribute, VERSION_ATTRIBUTE),
+    ];
+    for (key, lit, default) in named {
+        if let Some(lit) = lit.as_ref().filter(|lit| lit.value().is_empty()) {
+            cx.error(lit, format!(
+                "`{key}` cannot be empty: name the attribute, or leave `{key}` out for the default `{default}`"
+            ));
+        }
+    }
+    if identity_attribute(entity) == version_attribute(entity) {
+        let lit = entity
+            .version_attribute
+            .as_ref()
+            .or(entity.identity_attribute.as_ref());
+        if let Some(lit) = lit {
+            cx.error(lit, format!(
+                "the entity name and the version would both be stored in attribute `{}`; give `identity_attribute` and `version_attribute` different names",
+                lit.value()
+            ));
+        }
+    }
 }
 
 /// Two fields stored under one attribute name would overwrite each other.

@@ -181,7 +181,7 @@ fn composite_stage(
     let bounds = super::key_bounds(entity);
     let fix = fix_methods(entity, stage, sk, k);
     let compare = compare_methods(entity, sk, k);
-    let whole = if k == 0 && n >= 2 {
+    let whole = if k == 0 && n >= 2 && (0..n).all(|k| ranged(sk, k)) {
         whole_key_methods(entity, index, sk)
     } else {
         TokenStream::new()
@@ -210,10 +210,11 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
     let next = k + 1;
     let eq = op_name(name, "eq");
     let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
+    let (part, value) = key_arg(entity, sk, k, quote!(value));
     quote! {
         #[doc = #doc_fix]
         pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
-            #stage { inner: self.inner.fix::<#ty>(&value, #then, #complete) }
+            #stage { inner: self.inner.fix::<#part>(&#value, #then, #complete) }
         }
 
         #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
@@ -221,6 +222,33 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
             self.#name(value).build()
         }
     }
+}
+
+/// The composite's key part type and how an argument becomes one: itself,
+/// or wrapped to be written as plain decimal.
+fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStream, TokenStream) {
+    let krate = &entity.krate;
+    let ty = entity.fields[sk.composites[k].field].ty;
+    if sk.composites[k].unpadded {
+        (
+            quote!(#krate::key::Unpadded<#ty>),
+            quote!(#krate::key::PlainArg::<#ty, _>::new(&#arg)),
+        )
+    } else {
+        (quote!(#ty), arg)
+    }
+}
+
+/// Whether ranges on composite `k` are exact, so they are offered: its key
+/// text sorts as its values (not plain decimal in a string key), and what
+/// follows it is `#` or nothing (a value followed by other text, such as
+/// `@` in `{id}@{version}`, does not sort as the tuple of values).
+fn ranged(sk: &Key, k: usize) -> bool {
+    if sk.number.is_some() {
+        return true; // compared as a number by DynamoDB
+    }
+    let next = sk.text_before(k + 1);
+    !sk.composites[k].unpadded && (next.is_empty() || next.starts_with('#'))
 }
 
 /// `priority_begins_with(v)`, `priority_gt(v)` and friends, which end the
@@ -242,35 +270,57 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
     );
     let q = quote!(#krate::Query<#ident>);
     let cmp = quote!(#krate::__private::Comparison);
-    quote! {
+    let (part, value) = key_arg(entity, sk, k, quote!(value));
+    let (_, low) = key_arg(entity, sk, k, quote!(low));
+    let (_, high) = key_arg(entity, sk, k, quote!(high));
+    // A number attribute has no `begins_with`.
+    let begins_with = sk.number.is_none().then(|| quote! {
         #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
         pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.begins_with::<#ty>(&value)
+            self.inner.begins_with::<#part>(&#value)
         }
+    });
+    if !ranged(sk, k) {
+        return quote!(#begins_with);
+    }
+    let between_body = match &sk.number {
+        Some(_) => {
+            let attribute = &sk.attribute;
+            quote! {
+                let (mut __entity_low, mut __entity_high) = (::std::string::String::new(), ::std::string::String::new());
+                #krate::KeyArg::<#part>::encode_arg(&#low, &mut __entity_low);
+                #krate::KeyArg::<#part>::encode_arg(&#high, &mut __entity_high);
+                #krate::__private::number_between(self.inner.finish(), #attribute, __entity_low, __entity_high)
+            }
+        }
+        None => quote!(self.inner.between::<#part>(&#low, &#high, #last)),
+    };
+    quote! {
+        #begins_with
 
         #[doc = concat!("`", stringify!(#name), "` > `value`.")]
         pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#ty>(#cmp::Gt, &value, #last)
+            self.inner.compare::<#part>(#cmp::Gt, &#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
         pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#ty>(#cmp::Ge, &value, #last)
+            self.inner.compare::<#part>(#cmp::Ge, &#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` < `value`.")]
         pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#ty>(#cmp::Lt, &value, #last)
+            self.inner.compare::<#part>(#cmp::Lt, &#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
         pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#ty>(#cmp::Le, &value, #last)
+            self.inner.compare::<#part>(#cmp::Le, &#value, #last)
         }
 
         #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
         pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.between::<#ty>(&low, &high, #last)
+            #between_body
         }
     }
 }

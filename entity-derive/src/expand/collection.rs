@@ -127,7 +127,7 @@ fn leading_literals(key: &Key) -> Vec<String> {
         .iter()
         .map_while(|s| match s {
             Segment::Literal(text) => Some(text.clone()),
-            Segment::Field { .. } => None,
+            Segment::Field { .. } | Segment::Suffix(_) => None,
         })
         .collect()
 }

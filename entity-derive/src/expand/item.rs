@@ -33,13 +33,12 @@ fn to_item(entity: &Entity) -> TokenStream {
     });
     let (keys, key_count) = put_keys(entity);
     let capacity = entity.fields.len() + key_count + 2;
-    let version = entity.version.to_string();
     quote! {
         fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
             let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
             #(#fields)*
             #keys
-            #private::put_identity(&mut __entity_item, #private::IDENTITY_ATTRIBUTE, #name, #private::VERSION_ATTRIBUTE, #version);
+            #private::put_identity(&mut __entity_item, <Self as #krate::Entity>::MODEL);
             ::core::result::Result::Ok(__entity_item)
         }
     }
@@ -62,8 +61,13 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
             written.push(&key.attribute);
             let attribute = &key.attribute;
             let compose = super::key_names(index, which).compose;
+            let put = if key.number.is_some() {
+                quote!(put_number_key)
+            } else {
+                quote!(put_key)
+            };
             keys.extend(
-                quote!(#private::put_key(&mut __entity_item, #attribute, self.#compose());),
+                quote!(#private::#put(&mut __entity_item, #attribute, self.#compose());),
             );
         }
     }
@@ -89,9 +93,11 @@ fn from_item(entity: &Entity) -> TokenStream {
             quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)
         }
     });
+    let version_check = super::upgrade::version_check(entity);
     quote! {
         fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
-            #private::check_identity(&__entity_item, #private::IDENTITY_ATTRIBUTE, #name)?;
+            #private::check_identity(&__entity_item, <Self as #krate::Entity>::MODEL.identity_attribute, #name)?;
+            #version_check
             #(let mut #slots: ::core::option::Option<#private::AttributeValue> = ::core::option::Option::None;)*
             // One pass, no hashing: each attribute is moved to its field's
             // slot or dropped.

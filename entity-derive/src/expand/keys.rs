@@ -2,6 +2,7 @@
 //! for the table key and every index key, and `Entity::key(...)`.
 
 use super::{composite_fields, key_names, key_params};
+use crate::model::stops::Stop;
 use crate::model::{Entity, Index, IndexKind, Key, Piece};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -51,7 +52,12 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
             let (ident, ty) = (field.ident, field.ty);
-            quote!(#krate::KeyArg::<#ty>::encode_arg(&#ident, &mut __entity_key);)
+            if key.composites[c].unpadded {
+                quote!(#krate::KeyArg::<#krate::key::Unpadded<#ty>>::encode_arg(
+                    &#krate::key::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
+            } else {
+                quote!(#krate::KeyArg::<#ty>::encode_arg(&#ident, &mut __entity_key);)
+            }
         }
     });
     quote! {{
@@ -122,7 +128,17 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
             let (ident, ty) = (field.ident, field.ty);
-            quote!(let #ident: #ty = __entity_reader.field("")?;)
+            // An ambiguous format has been refused; the fallback reads on.
+            let stop = match key.stop_after(&entity.fields, c) {
+                Ok(Stop::Last(c)) => quote!(#krate::key::Stop::Last(#c)),
+                Ok(Stop::First(c)) => quote!(#krate::key::Stop::First(#c)),
+                Err(_) => quote!(#krate::key::Stop::First('#')),
+            };
+            if key.composites[c].unpadded {
+                quote!(let #ident: #ty = __entity_reader.value::<#krate::key::Unpadded<#ty>>(#stop)?.0;)
+            } else {
+                quote!(let #ident: #ty = __entity_reader.value::<#ty>(#stop)?;)
+            }
         }
     });
     let doc_parse = format!("Parses a `{attribute}` value `{template}` back into its composites.");

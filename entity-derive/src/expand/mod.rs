@@ -9,6 +9,7 @@ pub mod key_part;
 mod keys;
 mod model;
 pub mod union;
+mod upgrade;
 
 use crate::model::names::key_names;
 use crate::model::{Entity, Field, Key};
@@ -19,9 +20,10 @@ use quote::quote;
 pub fn expand(entity: &Entity) -> TokenStream {
     let api = api(entity);
     let checks = keys::type_checks(entity);
+    let upgrade = upgrade::checks(entity);
     quote! {
         #api
-        const _: () = { #checks };
+        const _: () = { #checks #upgrade };
     }
 }
 
@@ -120,11 +122,12 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 table: ::core::option::Option::None,
                 identity_attribute: "",
                 version_attribute: "",
+                version_type: #krate::VersionType::Number,
                 primary: #krate::IndexModel {
                     name: "primary",
                     index_name: ::core::option::Option::None,
                     kind: #krate::IndexKind::Primary,
-                    pk: #krate::KeyModel { attribute: "", composites: &[], template: "" },
+                    pk: #krate::KeyModel { attribute: "", composites: &[], template: "", number: false },
                     sk: ::core::option::Option::None,
                 },
                 indexes: &[],

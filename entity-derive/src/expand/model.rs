@@ -14,6 +14,19 @@ pub fn expand(entity: &Entity) -> TokenStream {
         Some(table) => quote!(::core::option::Option::Some(#table)),
         None => quote!(::core::option::Option::None),
     };
+    let identity_attribute = match &entity.identity_attribute {
+        Some(attribute) => quote!(#attribute),
+        None => quote!(#krate::__private::IDENTITY_ATTRIBUTE),
+    };
+    let version_attribute = match &entity.version_attribute {
+        Some(attribute) => quote!(#attribute),
+        None => quote!(#krate::__private::VERSION_ATTRIBUTE),
+    };
+    let version_type = if entity.version_is_string {
+        quote!(String)
+    } else {
+        quote!(Number)
+    };
     let primary = index(entity, &entity.primary);
     let indexes = entity.indexes.iter().map(|i| index(entity, i));
     let fields = entity.fields.iter().map(|f| {
@@ -28,8 +41,9 @@ pub fn expand(entity: &Entity) -> TokenStream {
             schema: #schema,
             schema_version: #schema_version,
             table: #table,
-            identity_attribute: #krate::__private::IDENTITY_ATTRIBUTE,
-            version_attribute: #krate::__private::VERSION_ATTRIBUTE,
+            identity_attribute: #identity_attribute,
+            version_attribute: #version_attribute,
+            version_type: #krate::VersionType::#version_type,
             primary: #primary,
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
@@ -76,7 +90,8 @@ fn key(entity: &Entity, key: &Key) -> TokenStream {
         .composites
         .iter()
         .map(|c| entity.fields[c.field].ident.to_string());
+    let number = key.number.is_some();
     quote! {
-        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template }
+        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number }
     }
 }

@@ -5,6 +5,7 @@
 pub mod collection;
 pub mod key_part;
 pub mod names;
+pub mod stops;
 
 use crate::attr::{self, Casing, RawIndexKind, RawKey};
 use crate::ctxt::{did_you_mean, Ctxt};
@@ -24,6 +25,14 @@ pub struct Entity<'a> {
     pub schema_span: Option<Span>,
     pub schema_version: u32,
     pub table: Option<LitStr>,
+    /// Where items record the entity name and version (`None`: the
+    /// runtime's defaults), with the literal that set each.
+    pub identity_attribute: Option<LitStr>,
+    pub version_attribute: Option<LitStr>,
+    /// The version is written as a string (`S`).
+    pub version_is_string: bool,
+    /// The entity that reads the previous version.
+    pub upgrade_from: Option<syn::Type>,
     pub fields: Vec<Field<'a>>,
     pub primary: Index,
     pub indexes: Vec<Index>,
@@ -99,6 +108,8 @@ pub struct Key {
     pub format: Option<LitStr>,
     /// `casing = "..."` written on this key.
     pub casing_written: Option<Span>,
+    /// `number` written on this key: stored as a DynamoDB `N` attribute.
+    pub number: Option<Span>,
 }
 
 #[derive(Clone)]
@@ -106,16 +117,25 @@ pub struct Composite {
     pub field: usize,
     /// Where the composite is named, for errors on it.
     pub token: Span,
+    /// Written as plain decimal (`{n:unpadded}`, or a number-typed key):
+    /// such text does not sort numerically.
+    pub unpadded: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Segment {
     Literal(String),
     /// A value with its label (`taskid_`), pointing into `Key::composites`.
+    /// A `glued` field continues the previous segment with no `#`: `.{n}`
+    /// in `{id}.{n}` has the label `.`.
     Field {
         label: String,
         composite: usize,
+        glued: bool,
     },
+    /// Literal text after the last field of a segment (`@latest` in
+    /// `{id}@latest`), with no `#` before it.
+    Suffix(String),
 }
 
 /// Text pieces of a key in write order: literal text (separators included)
@@ -133,12 +153,18 @@ impl Key {
         let mut pieces: Vec<Piece> = Vec::new();
         let mut text = String::new();
         for (i, segment) in self.segments.iter().enumerate() {
-            if i > 0 {
+            let glued = matches!(
+                segment,
+                Segment::Suffix(_) | Segment::Field { glued: true, .. }
+            );
+            if i > 0 && !glued {
                 text.push('#');
             }
             match segment {
-                Segment::Literal(literal) => text.push_str(literal),
-                Segment::Field { label, composite } => {
+                Segment::Literal(literal) | Segment::Suffix(literal) => text.push_str(literal),
+                Segment::Field {
+                    label, composite, ..
+                } => {
                     text.push_str(label);
                     pieces.push(Piece::Text(std::mem::take(&mut text)));
                     pieces.push(Piece::Value(*composite));
@@ -222,11 +248,22 @@ impl Entity<'_> {
 impl Key {
     /// Appends a segment holding `field`'s value after `label`.
     fn push_field(&mut self, label: String, field: usize, token: Span) {
+        self.push_value(label, field, token, false, false);
+    }
+
+    /// Appends `field`'s value after `label`, as a new segment or `glued`
+    /// to the previous one.
+    fn push_value(&mut self, label: String, field: usize, token: Span, glued: bool, unpadded: bool) {
         self.segments.push(Segment::Field {
             label,
             composite: self.composites.len(),
+            glued,
         });
-        self.composites.push(Composite { field, token });
+        self.composites.push(Composite {
+            field,
+            token,
+            unpadded,
+        });
     }
 
     fn remove_composites(&mut self, mut refused: impl FnMut(&Composite) -> bool) {
@@ -246,7 +283,7 @@ impl Key {
                 }
                 None => false,
             },
-            Segment::Literal(_) => true,
+            Segment::Literal(_) | Segment::Suffix(_) => true,
         });
         let mut position = 0;
         self.composites.retain(|_| {
@@ -298,6 +335,10 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         schema_span: raw.schema.as_ref().map(LitStr::span),
         schema_version,
         table: raw.table.clone(),
+        identity_attribute: raw.identity_attribute.clone(),
+        version_attribute: raw.version_attribute.clone(),
+        version_is_string: raw.version_is_string.is_some_and(|v| v.0),
+        upgrade_from: raw.upgrade_from.clone(),
         fields,
         primary,
         indexes,
@@ -542,6 +583,7 @@ impl<'n, 'a> Naming<'n, 'a> {
             composites: Vec::new(),
             format: raw.format.clone(),
             casing_written: raw.casing.map(|c| c.1),
+            number: raw.number,
         };
         match &raw.format {
             Some(format) => {
@@ -550,9 +592,25 @@ impl<'n, 'a> Naming<'n, 'a> {
                 }
                 self.parse_format(cx, format, &mut key);
             }
+            None if raw.number.is_some() => self.number_key(cx, raw, &mut key),
             None => self.default_format(cx, raw, casing, role, &mut key),
         }
+        if raw.number.is_some() {
+            // A number-typed key holds the value alone, as plain decimal.
+            for c in &mut key.composites {
+                c.unpadded = true;
+            }
+        }
         key
+    }
+
+    /// `#[pk(user_id, number)]`: the value alone, no schema or labels.
+    fn number_key(&self, cx: &Ctxt, raw: &RawKey, key: &mut Key) {
+        for ident in &raw.composites {
+            if let Some(field) = self.field(cx, ident) {
+                key.push_field(String::new(), field, ident.span());
+            }
+        }
     }
 
     /// `$<schema>#v<version>#<entity>#<attr>_<value>#...` (seed 002's format).
@@ -595,7 +653,8 @@ impl<'n, 'a> Naming<'n, 'a> {
         }
     }
 
-    /// `USER#{user_id}`, `ORDER#{day}#{order_id}`, `profile`.
+    /// `USER#{user_id}`, `ORDER#{day}#{order_id}`, `profile`,
+    /// `ORDER#{id}@{version}`, `{id}.{n:unpadded}`.
     fn parse_format(&self, cx: &Ctxt, format: &LitStr, key: &mut Key) {
         let text = format.value();
         for segment in text.split('#') {
@@ -606,42 +665,61 @@ impl<'n, 'a> Naming<'n, 'a> {
                 );
                 continue;
             }
-            match segment.find('{') {
-                None if segment.contains('}') => {
-                    cx.error(
-                        format,
-                        format!("unmatched `}}` in key format segment `{segment}`"),
-                    );
-                }
-                None => key.segments.push(Segment::Literal(segment.to_owned())),
-                Some(open) => self.parse_field_segment(cx, format, segment, open, key),
+            if !segment.contains(['{', '}']) {
+                key.segments.push(Segment::Literal(segment.to_owned()));
+                continue;
             }
+            self.parse_field_segment(cx, format, segment, key);
         }
     }
 
-    /// `label{field}`: a segment that a field's value ends, `{` at `open`.
-    fn parse_field_segment(
-        &self,
-        cx: &Ctxt,
-        format: &LitStr,
-        segment: &str,
-        open: usize,
-        key: &mut Key,
-    ) {
-        let (label, rest) = segment.split_at(open);
-        let Some(name) = rest.strip_prefix('{').and_then(|r| r.strip_suffix('}')) else {
-            cx.error(
-                format,
-                format!(
-                    "a field fills the end of its segment: write `label{{field}}`, not `{segment}`"
-                ),
-            );
-            return;
-        };
-        if name.contains(['{', '}']) || label.contains('}') {
-            cx.error(format, format!("one field per segment: `{segment}`"));
-            return;
+    /// A segment with fields: `label{field}`, then text and fields glued to
+    /// it (`{id}@{version}`), then maybe trailing text (`{id}@latest`).
+    fn parse_field_segment(&self, cx: &Ctxt, format: &LitStr, segment: &str, key: &mut Key) {
+        let mut rest = segment;
+        let mut first = true;
+        loop {
+            let Some(open) = rest.find('{') else {
+                if rest.contains('}') {
+                    cx.error(format, format!("unmatched `}}` in key format segment `{segment}`"));
+                } else if !rest.is_empty() {
+                    key.segments.push(Segment::Suffix(rest.to_owned()));
+                }
+                return;
+            };
+            let (label, after) = rest.split_at(open);
+            let Some(close) = after.find('}') else {
+                cx.error(format, format!("unmatched `{{` in key format segment `{segment}`"));
+                return;
+            };
+            let name = &after[1..close];
+            if label.contains('}') || name.contains('{') {
+                cx.error(format, format!("unmatched braces in key format segment `{segment}`"));
+                return;
+            }
+            if label.is_empty() && !first {
+                cx.error(
+                    format,
+                    format!("two fields with nothing between them in `{segment}`: their values could not be told apart; put a separator between them, such as `{{a}}#{{b}}` or `{{a}}.{{b}}`"),
+                );
+                return;
+            }
+            self.parse_field(cx, format, name, label, !first, key);
+            first = false;
+            rest = &after[close + 1..];
         }
+    }
+
+    /// `field` or `field:unpadded` inside braces.
+    fn parse_field(&self, cx: &Ctxt, format: &LitStr, name: &str, label: &str, glued: bool, key: &mut Key) {
+        let (name, unpadded) = match name.split_once(':') {
+            Some((name, "unpadded")) => (name, true),
+            Some((_, option)) => {
+                cx.error(format, format!("unknown field option `{option}` in key format: the one option is `{{field:unpadded}}`"));
+                return;
+            }
+            None => (name, false),
+        };
         // `{type}` names the field `r#type`.
         let parsed: syn::Result<Ident> =
             syn::parse::Parser::parse_str(syn::ext::IdentExt::parse_any, name);
@@ -658,7 +736,7 @@ impl<'n, 'a> Naming<'n, 'a> {
         let Some(field) = self.field(cx, &ident) else {
             return;
         };
-        key.push_field(label.to_owned(), field, format.span());
+        key.push_value(label.to_owned(), field, format.span(), glued, unpadded);
     }
 }
 

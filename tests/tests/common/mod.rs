@@ -37,7 +37,7 @@ pub fn n(text: &str) -> AttributeValue {
 }
 
 /// The stored item with this key, read with the raw SDK (consistently).
-pub async fn stored<E>(client: &Client, key: &PrimaryKey<E>) -> Option<Item> {
+pub async fn stored<E: Entity>(client: &Client, key: &PrimaryKey<E>) -> Option<Item> {
     client
         .sdk()
         .get_item()
