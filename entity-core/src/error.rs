@@ -30,6 +30,19 @@ pub enum DecodeError {
         /// What the item holds there, if anything.
         found: Option<String>,
     },
+    /// The item is of this entity but not of its current version, and the
+    /// entity declares no `upgrade_from` that reads that version.
+    #[error("item is a {entity} whose version (`{attribute}`) is {}, not the current {current}: declare `#[entity(upgrade_from = ...)]` to read it", stored.as_deref().map_or("missing".to_owned(), |s| format!("`{s}`")))]
+    Version {
+        /// The entity being read.
+        entity: &'static str,
+        /// The version attribute.
+        attribute: &'static str,
+        /// The version the item holds, as stored, if any.
+        stored: Option<String>,
+        /// The entity's current version.
+        current: u32,
+    },
     /// One attribute is missing or cannot be converted.
     #[error("{entity}.{attribute}: {source}")]
     Attribute {
@@ -48,14 +61,22 @@ impl DecodeError {
     pub fn entity(&self) -> &'static str {
         match self {
             Self::WrongEntity { expected, .. } => expected,
-            Self::Attribute { entity, .. } => entity,
+            Self::Version { entity, .. } | Self::Attribute { entity, .. } => entity,
         }
     }
 
     /// The attribute that failed.
     pub fn attribute(&self) -> &'static str {
         match self {
-            Self::WrongEntity { attribute, .. } | Self::Attribute { attribute, .. } => attribute,
+            Self::WrongEntity { attribute, .. }
+            | Self::Version { attribute, .. }
+            | Self::Attribute { attribute, .. } => attribute,
         }
+    }
+
+    /// The item is not one this type reads: another entity's, or another
+    /// version's with no upgrade. Queries and scans skip such items.
+    pub fn is_foreign(&self) -> bool {
+        matches!(self, Self::WrongEntity { .. } | Self::Version { .. })
     }
 }

@@ -71,7 +71,7 @@ pub use entity::{Entity, PrimaryKey, Readable};
 pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
-pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel};
+pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel, VersionType};
 pub use query::{Query, SortCondition};
 
 /// A DynamoDB item: attribute names to values.

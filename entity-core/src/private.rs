@@ -196,7 +196,10 @@ pub fn upgrade<P: Entity, E: Entity + From<P>>(
     let older = match &stale {
         DecodeError::Version {
             stored: Some(text), ..
-        } => text.trim().parse::<u32>().is_ok_and(|v| v < E::MODEL.version),
+        } => text
+            .trim()
+            .parse::<u32>()
+            .is_ok_and(|v| v < E::MODEL.version),
         _ => false,
     };
     if !older {

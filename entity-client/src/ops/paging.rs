@@ -7,7 +7,7 @@ use crate::error::{from_sdk, Result};
 use crate::limits::{wire_count, MAX_LIMIT};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
-use entity_core::{DecodeError, Item, Readable};
+use entity_core::{Item, Readable};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -181,26 +181,16 @@ async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
     Ok((Page { items, cursor }, state))
 }
 
-/// The items of `E` among `raw`: another entity's item is skipped, or an
-/// error when the caller asked to see such items.
+/// The items of `E` among `raw`: another entity's item (or another
+/// version's that no upgrade reads) is skipped, or an error when the caller
+/// asked to see such items.
 fn decode<E: Readable>(raw: Vec<Item>, strict: bool) -> Result<Vec<E>> {
-    let identity = entity_core::__private::IDENTITY_ATTRIBUTE;
     let mut items = Vec::with_capacity(raw.len());
     for item in raw {
-        let found = strict
-            .then(|| item.get(identity).and_then(|v| v.as_s().ok()).cloned())
-            .flatten();
-        match E::read(item)? {
-            Some(value) => items.push(value),
-            None if strict => {
-                return Err(DecodeError::WrongEntity {
-                    expected: E::TYPE_NAME,
-                    attribute: identity,
-                    found,
-                }
-                .into())
-            }
-            None => {}
+        if strict {
+            items.push(E::read_strict(item)?);
+        } else if let Some(value) = E::read(item)? {
+            items.push(value);
         }
     }
     Ok(items)

@@ -267,10 +267,12 @@ pub(crate) fn render_update<E: Entity>(
         E::MODEL.identity_attribute,
         aws_sdk_dynamodb::types::AttributeValue::S(entity.to_owned()),
     );
-    let update = entity_core::__private::update_set_raw(
+    // The version only on creation: an update changes some attributes, so
+    // an older item stays of its version (and is read through its upgrade).
+    let update = entity_core::__private::update_set_raw_if_not_exists(
         update,
         E::MODEL.version_attribute,
-        aws_sdk_dynamodb::types::AttributeValue::N(E::MODEL.version.to_string()),
+        E::MODEL.version_value(),
     );
     let condition = and(condition, update.guards());
     let mut placeholders = Placeholders::default();

@@ -316,11 +316,14 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
             set_once(cx, meta, &mut raw.rename_all, rule);
         }
         "crate" => set_once(cx, meta, &mut raw.krate, crate_path(cx, meta)?),
-        "identity_attribute" => {
-            set_once(cx, meta, &mut raw.identity_attribute, string(cx, meta)?)
-        }
+        "identity_attribute" => set_once(cx, meta, &mut raw.identity_attribute, string(cx, meta)?),
         "version_attribute" => set_once(cx, meta, &mut raw.version_attribute, string(cx, meta)?),
-        "version_type" => set_once(cx, meta, &mut raw.version_is_string, version_type(cx, meta)?),
+        "version_type" => set_once(
+            cx,
+            meta,
+            &mut raw.version_is_string,
+            version_type(cx, meta)?,
+        ),
         "upgrade_from" => {
             let ty: syn::Type = meta.value()?.parse()?;
             set_once(cx, meta, &mut raw.upgrade_from, Some(ty));

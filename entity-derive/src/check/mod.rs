@@ -12,8 +12,8 @@ mod names;
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, Index, IndexKind, Key};
 use quote::quote;
-use syn::LitStr;
 use std::collections::HashMap;
+use syn::LitStr;
 
 pub use names::Skipped;
 
@@ -374,8 +374,16 @@ fn version_attribute(entity: &Entity) -> String {
 /// they need a name, and two different ones.
 fn identity_attributes_are_usable(cx: &Ctxt, entity: &Entity) {
     let named = [
-        ("identity_attribute", &entity.identity_attribute, IDENTITY_ATTRIBUTE),
-        ("version_attribute", &entity.version_attribute, VERSION_ATTRIBUTE),
+        (
+            "identity_attribute",
+            &entity.identity_attribute,
+            IDENTITY_ATTRIBUTE,
+        ),
+        (
+            "version_attribute",
+            &entity.version_attribute,
+            VERSION_ATTRIBUTE,
+        ),
     ];
     for (key, lit, default) in named {
         if let Some(lit) = lit.as_ref().filter(|lit| lit.value().is_empty()) {

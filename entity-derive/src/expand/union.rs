@@ -162,19 +162,23 @@ impl<'u> Checks<'u> {
 
     /// What members `i` and `j` must share, in the order checked, each with
     /// its message.
-    fn layout_rules(&self, i: usize, j: usize) -> [(TokenStream, String); 5] {
+    fn layout_rules(&self, i: usize, j: usize) -> [(TokenStream, String); 6] {
         let Checks {
+            krate,
             h,
             display,
             pk_names,
             ..
         } = self;
-        let ((_, name), (_, other_name)) = (self.member(i), self.member(j));
+        let ((ty, name), (other_ty, other_name)) = (self.member(i), self.member(j));
         let (spec_i, spec_j) = (&self.spec[i], &self.spec[j]);
         [
             (quote!(#h::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
             (quote!(#h::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
             (quote!(#h::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
+            // The query tells members apart by the first member's identity
+            // attribute.
+            (quote!(#h::str_eq(<#ty as #krate::Entity>::MODEL.identity_attribute, <#other_ty as #krate::Entity>::MODEL.identity_attribute)), format!("`{name}` and `{other_name}` record their entity name in different attributes, so `{display}` cannot tell their items apart: give both the same `#[entity(identity_attribute = \"...\")]`")),
             (quote!(#spec_i.clustered == #spec_j.clustered), format!("`{name}` and `{other_name}` share an index of `{display}`, but one is clustered and one isolated: mark both `clustered` or neither")),
             // The partition key text: the query composes it from the first
             // member, so any difference (schema, versions, casing, attribute
@@ -327,6 +331,7 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let ident = union.ident;
     let display = union.path.join(" > ");
     let types = members.iter().map(|m| m.1);
+    let read_strict = read_strict(union, members);
     quote! {
         #[automatically_derived]
         impl #krate::Readable for #ident {
@@ -338,6 +343,10 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
 
             fn read(item: #krate::Item) -> ::core::result::Result<::core::option::Option<Self>, #krate::DecodeError> {
                 <Self as #krate::Collection>::decode(item)
+            }
+
+            fn read_strict(item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
+                #read_strict
             }
 
             fn key_attributes() -> ::std::vec::Vec<&'static str> {
@@ -409,13 +418,42 @@ fn decode_fn(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
             let mut __entity_position = 0usize;
             #(
                 if member == ::core::option::Option::Some(__entity_position) {
-                    return <#types as #krate::Entity>::from_item(item).map(|e| ::core::option::Option::Some(Self::#variants(e)));
+                    return #krate::__private::skip_foreign(<#types as #krate::Entity>::from_item(item).map(Self::#variants));
                 }
                 __entity_position += 1;
             )*
             let _ = __entity_position;
             ::core::result::Result::Ok(::core::option::Option::None)
         }
+    }
+}
+
+/// `Readable::read_strict`: like `decode`, but an item that is not a
+/// member's, or a member's item of a version it does not read, is an error.
+fn read_strict(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
+    let krate = &union.krate;
+    let display = union.path.join(" > ");
+    let Some(first) = members.first().map(|m| m.1) else {
+        return quote!(::core::unreachable!());
+    };
+    let variants = members.iter().map(|m| m.0);
+    let types = members.iter().map(|m| m.1);
+    quote! {
+        let attribute = <#first as #krate::Entity>::MODEL.identity_attribute;
+        let found = match item.get(attribute) {
+            ::core::option::Option::Some(#krate::__private::AttributeValue::S(name)) => ::core::option::Option::Some(name.as_str()),
+            _ => ::core::option::Option::None,
+        };
+        #(
+            if found == ::core::option::Option::Some(<#types as #krate::Entity>::MODEL.name) {
+                return <#types as #krate::Entity>::from_item(item).map(Self::#variants);
+            }
+        )*
+        ::core::result::Result::Err(#krate::DecodeError::WrongEntity {
+            expected: #display,
+            attribute,
+            found: found.map(::std::borrow::ToOwned::to_owned),
+        })
     }
 }
 

@@ -1,0 +1,17 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp", name = "Task", version = 1)]
+#[pk(task_id)]
+struct TaskV1 {
+    task_id: String,
+}
+
+#[derive(Entity)]
+#[entity(schema = "myapp", name = "Task", version = 2, upgrade_from = TaskV1)]
+#[pk(task_id)]
+struct Task {
+    task_id: String,
+}
+
+fn main() {}
