@@ -5,17 +5,18 @@
 //! and values, order, limit), so accessors are testable with no server.
 //!
 //! Sort-key conditions act on the composed key text. That is value order for
-//! numbers, bools and timestamps; for strings it is byte order (but for `$`
-//! against escaped characters, see [`crate::key::escape_into`]); for enums
-//! it is the order of the stored variant names, not declaration order. A
-//! range on one composite is kept inside the fixed prefix with `BETWEEN`, so
-//! it never reads another composite's or entity's items; and since every
-//! escaped value character sorts above the separator, a range on a
-//! composite that more of the key follows is exact too. Strict bounds
-//! become inclusive ones by taking the next string after (`x` + `\0`) or
-//! the last string before (`x` with its last character decremented, then
-//! U+10FFFF: a key holding U+10FFFF right there would be missed). A sort key
-//! that starts with a bare field has no fixed prefix; its ranges use plain
+//! numbers, bools and timestamps, and for strings too, for every Rust
+//! string (see [`crate::key::escape_into`]); for enums it is the order of
+//! the stored variant names, not declaration order. A range on one
+//! composite is kept inside the fixed prefix with `BETWEEN`, so it never
+//! reads another composite's or entity's items; and since every encoded
+//! value character sorts above the separator, a range on a composite that
+//! more of the key follows is exact too. Strict bounds become inclusive
+//! ones by taking the next string after (`x` + `\0`) or the last string
+//! before (`x` with its last character decremented, then U+10FFFF); and
+//! "every key that starts with `x`" ends at `x` + U+10FFFF. Both are exact
+//! because no encoded value holds U+10FFFF (it is escaped). A sort key that
+//! starts with a bare field has no fixed prefix; its ranges use plain
 //! comparisons and the client's identity filter drops other entities' items.
 
 use crate::key::KeyArg;
@@ -26,7 +27,8 @@ use std::marker::PhantomData;
 
 /// The smallest character, appended to make "just after `x`".
 const NEXT_AFTER: char = '\0';
-/// The largest character, appended to make "just before `x`".
+/// The largest character, appended to make "just before `x`" and "after
+/// every key that extends `x`": no encoded value holds it.
 const LAST_BEFORE: char = char::MAX;
 
 /// A sort key condition on composed key text.
@@ -445,8 +447,8 @@ fn lower_bound(op: Comparison, text: String, last: bool) -> Bound {
     match (op, last) {
         (Comparison::Gt, true) => (text, false),
         // A composite that is followed by more of the key: every key with this
-        // value continues with `#`; the next character, `$`, starts the keys
-        // of greater values.
+        // value continues with `#`; `$`, the next character, is in no encoded
+        // value, and every greater value's key continues above it.
         (Comparison::Gt, false) => (text + "$", true),
         _ => (text, true),
     }
@@ -496,22 +498,12 @@ fn just_before(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// The first string after every string that starts with `prefix`: the
-/// prefix with its last character incremented. Inclusive use may take in
-/// that one string; it never lies inside the prefix, and the client drops
-/// items of other entities.
+/// An inclusive upper bound of every key that starts with `prefix` and of
+/// nothing else: `prefix` then U+10FFFF, which no key holds (encoded values
+/// escape it; literal key text is checked not to hold it).
 fn just_after_prefix(prefix: &str) -> String {
     let mut out = prefix.to_owned();
-    match out.pop() {
-        Some(last) => match (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32) {
-            Some(next) => out.push(next),
-            None => {
-                out.push(last);
-                out.push(LAST_BEFORE);
-            }
-        },
-        None => out.push(LAST_BEFORE),
-    }
+    out.push(LAST_BEFORE);
     out
 }
 
@@ -537,7 +529,7 @@ mod tests {
         let q = start("t#priority_").compare(Comparison::Gt, &5u8, true);
         assert_eq!(
             sort(q),
-            SortCondition::Between("t#priority_005\0".into(), "t#priority`".into())
+            SortCondition::Between("t#priority_005\0".into(), format!("t#priority_{}", char::MAX))
         );
         let q = start("t#priority_").compare(Comparison::Lt, &5u8, true);
         assert_eq!(

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use entity_core::KeyPart;
+use entity_core::{Query, SortCondition};
 use entity_tests::{Entry, Order};
 use proptest::prelude::*;
 
@@ -110,5 +111,69 @@ proptest! {
         let text = |s: &String| key_text(s);
         let tuple_order = (text(&a), text(&c)).cmp(&(text(&b), text(&d)));
         prop_assert_eq!(Order::sk_of(&a, &c).cmp(&Order::sk_of(&b, &d)), tuple_order);
+    }
+}
+
+/// Strings over the characters where key order is hardest: the separator,
+/// `$`, the escape `%`, NUL, the largest characters, letters around them,
+/// and any Unicode.
+fn order_string() -> impl Strategy<Value = String> {
+    let chars = prop_oneof![
+        Just('#'),
+        Just('$'),
+        Just('%'),
+        Just('&'),
+        Just('\0'),
+        Just('a'),
+        Just('b'),
+        Just('\u{10FFFD}'),
+        Just('\u{10FFFE}'),
+        Just('\u{10FFFF}'),
+        any::<char>(),
+    ];
+    prop_oneof![
+        proptest::collection::vec(chars, 0..5).prop_map(|c| c.into_iter().collect()),
+        "\\PC{0,8}",
+    ]
+}
+
+/// Whether the sort key of `(day, id)` satisfies the query's condition.
+fn selects(q: &Query<Order>, day: &str, id: &str) -> bool {
+    let (_, condition): (_, &SortCondition) = q.sort_condition().expect("a sort condition");
+    condition.matches(&Order::sk_of(day, id))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A composed key orders exactly as the tuple of its composites' values,
+    /// for every Rust string.
+    #[test]
+    fn composed_keys_order_as_value_tuples(a in order_string(), b in order_string(), c in order_string(), d in order_string()) {
+        prop_assert_eq!(Order::sk_of(&a, &c).cmp(&Order::sk_of(&b, &d)), (&a, &c).cmp(&(&b, &d)));
+    }
+
+    /// Ranges on a composite that more of the key follows (`day`) and on
+    /// the last one (`order_id`) select exactly the keys whose values are in
+    /// range, for every Rust string.
+    #[test]
+    fn ranges_select_exactly_the_values_in_range(v in order_string(), w in order_string(), low in order_string(), id in order_string(), other in order_string()) {
+        let on_day = |q: Query<Order>| selects(&q, &w, &id);
+        prop_assert_eq!(on_day(Order::primary("u").day_gt(&v)), w > v);
+        prop_assert_eq!(on_day(Order::primary("u").day_gte(&v)), w >= v);
+        prop_assert_eq!(on_day(Order::primary("u").day_lt(&v)), w < v);
+        prop_assert_eq!(on_day(Order::primary("u").day_lte(&v)), w <= v);
+        let between = Order::primary("u").day_between(&low, &v);
+        if !between.matches_nothing() {
+            prop_assert_eq!(on_day(between), low <= w && w <= v);
+        } else {
+            prop_assert!(low > v);
+        }
+        let on_id = |q: Query<Order>| selects(&q, &other, &w);
+        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_gt(&v)), w > v);
+        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_lt(&v)), w < v);
+        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_lte(&v)), w <= v);
+        // A prefix query reads every key of its day, and no other day's.
+        prop_assert_eq!(selects(&Order::primary("u").day(&v).build(), &w, &id), w == v);
     }
 }

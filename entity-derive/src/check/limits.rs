@@ -20,6 +20,25 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
     index_counts(cx, entity);
     casing_only_on_default_format(cx, entity);
     literal_key_lengths(cx, entity);
+    no_largest_character_in_key_text(cx, entity);
+}
+
+/// Range bounds end at "the text, then U+10FFFF", above every key that
+/// extends the text; that holds because no key holds U+10FFFF (values
+/// escape it), so literal key text must not either.
+fn no_largest_character_in_key_text(cx: &Ctxt, entity: &Entity) {
+    for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
+        for (_, key) in index.keys() {
+            let holds = key.pieces().iter().any(|p| match p {
+                Piece::Text(text) => text.contains(char::MAX),
+                Piece::Value(_) => false,
+            });
+            if holds {
+                let span: Span = key.format.as_ref().map_or(key.span, |f| f.span());
+                cx.error_at(span, "this key's literal text holds U+10FFFF, which range bounds rely on no key holding: remove it from the format, names and labels");
+            }
+        }
+    }
 }
 
 /// The entity and schema names are key segments: `#` would split the key
