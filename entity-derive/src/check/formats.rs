@@ -51,7 +51,7 @@ fn number_key(cx: &Ctxt, entity: &Entity, key: &Key) {
     let pieces = key.pieces();
     if key.composites.len() != 1 || pieces.len() != 1 {
         cx.error_at(number, format!(
-            "a `number` key is stored as a DynamoDB number, so it holds exactly one integer field and no text; this key has {} field(s){}: remove `number`, or list one field",
+            "a `number` key is stored as a DynamoDB number, so it holds exactly one integer field and no text; this key has {} field(s){}: remove `number`, or key on one integer field alone, such as `#[pk(user_id, number)]`",
             key.composites.len(),
             if pieces.iter().any(|p| matches!(p, Piece::Text(_))) { " and text" } else { "" }
         ));

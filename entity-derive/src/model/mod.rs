@@ -110,6 +110,9 @@ pub struct Key {
     pub casing_written: Option<Span>,
     /// `number` written on this key: stored as a DynamoDB `N` attribute.
     pub number: Option<Span>,
+    /// `value_casing = "lower"`/`"upper"`: composite values are case-folded
+    /// in the key (lossy), with the literal's span; `None` keeps them.
+    pub value_casing: Option<(Casing, Span)>,
 }
 
 #[derive(Clone)]
@@ -221,6 +224,11 @@ impl Entity<'_> {
         for index in indexes {
             let keys = std::iter::once(&mut index.pk).chain(index.sk.as_mut());
             for key in keys {
+                // `unpadded` on a type that is not an integer has been
+                // refused; the fallback writes it as usual.
+                for c in &mut key.composites {
+                    c.unpadded &= stops::is_integer(&fields[c.field]);
+                }
                 let mut seen = Vec::new();
                 key.remove_composites(|c| {
                     let repeated = seen.contains(&c.field);
@@ -584,6 +592,7 @@ impl<'n, 'a> Naming<'n, 'a> {
             format: raw.format.clone(),
             casing_written: raw.casing.map(|c| c.1),
             number: raw.number,
+            value_casing: raw.value_casing.filter(|c| c.0 != Casing::Preserve),
         };
         match &raw.format {
             Some(format) => {

@@ -25,8 +25,10 @@ pub struct Ambiguous {
 /// says at compile time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Alphabet {
-    /// Integers: digits and `-`.
-    Number,
+    /// Unsigned integers: digits.
+    Unsigned,
+    /// Signed integers: digits and `-`.
+    Signed,
     /// `true`/`false`.
     Bool,
     /// Timestamps: digits, `-`, `T`, `:`, `.`, `Z`.
@@ -40,10 +42,8 @@ enum Alphabet {
 impl Alphabet {
     fn of(field: &Field) -> Alphabet {
         match super::type_name(field.ty).as_deref() {
-            Some(
-                "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "i8" | "i16" | "i32" | "i64"
-                | "i128" | "isize",
-            ) => Alphabet::Number,
+            Some("u8" | "u16" | "u32" | "u64" | "u128" | "usize") => Alphabet::Unsigned,
+            Some("i8" | "i16" | "i32" | "i64" | "i128" | "isize") => Alphabet::Signed,
             Some("bool") => Alphabet::Bool,
             Some(
                 "DateTime" | "NaiveDateTime" | "OffsetDateTime" | "PrimitiveDateTime"
@@ -56,7 +56,8 @@ impl Alphabet {
 
     fn holds(self, c: char) -> bool {
         match self {
-            Alphabet::Number => c.is_ascii_digit() || c == '-',
+            Alphabet::Unsigned => c.is_ascii_digit(),
+            Alphabet::Signed => c.is_ascii_digit() || c == '-',
             Alphabet::Bool => "truefals".contains(c),
             Alphabet::Timestamp => c.is_ascii_digit() || "-T:.Z".contains(c),
             Alphabet::Escaped => c > '#',
@@ -68,7 +69,7 @@ impl Alphabet {
 /// Whether `name` is a primitive integer type (what `unpadded` and `number`
 /// take).
 pub fn is_integer(field: &Field) -> bool {
-    Alphabet::of(field) == Alphabet::Number
+    matches!(Alphabet::of(field), Alphabet::Unsigned | Alphabet::Signed)
 }
 
 impl Key {

@@ -1,9 +1,9 @@
 use entity_core::Entity;
 
 #[derive(Entity)]
-#[pk(format = "USER#{user_id}x")]
+#[pk(format = "USER#{name:unpadded}")]
 struct User {
-    user_id: String,
+    name: String,
 }
 
 fn main() {}
