@@ -376,3 +376,72 @@ impl<T: KeyPart, A: crate::KeyArg<T> + ?Sized> crate::KeyArg<T> for ArgRef<'_, A
         self.0.to_attribute_arg()
     }
 }
+
+/// A key argument whose text is case-folded (`value_casing = "lower"` or
+/// `"upper"` on a key): what tables written by tools that fold values
+/// (ElectroDB lowercases them) hold. Lossy on purpose. Escapes (`%XX`) keep
+/// their hex digits, so the key still parses.
+pub struct FoldedArg<'a, A: ?Sized> {
+    arg: &'a A,
+    upper: bool,
+}
+
+impl<'a, A: ?Sized> FoldedArg<'a, A> {
+    /// Lowercases `arg`'s key text.
+    pub fn lower(arg: &'a A) -> Self {
+        Self { arg, upper: false }
+    }
+    /// Uppercases `arg`'s key text.
+    pub fn upper(arg: &'a A) -> Self {
+        Self { arg, upper: true }
+    }
+}
+
+impl<T: KeyPart, A: crate::KeyArg<T> + ?Sized> crate::KeyArg<T> for FoldedArg<'_, A> {
+    fn encode_arg(&self, out: &mut String) {
+        let mut text = String::with_capacity(self.arg.arg_len_hint());
+        self.arg.encode_arg(&mut text);
+        let mut escape = 0;
+        for c in text.chars() {
+            if escape > 0 {
+                escape -= 1;
+                out.push(c);
+            } else if c == '%' {
+                escape = 2;
+                out.push(c);
+            } else if self.upper {
+                out.extend(c.to_uppercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        }
+    }
+    #[inline]
+    fn arg_len_hint(&self) -> usize {
+        self.arg.arg_len_hint()
+    }
+    fn to_attribute_arg(&self) -> Result<Option<AttributeValue>, AttributeError> {
+        self.arg.to_attribute_arg()
+    }
+}
+
+/// A key type whose text, case-folded, still parses: strings (which parse
+/// back folded), integers and `bool`. Timestamps and enums would not.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a composite of a key with `value_casing`: its folded key text would not parse back",
+    label = "this composite is in a key with `value_casing`",
+    note = "`value_casing` folds strings, integers and `bool`; keep this composite in a key without it, or store it as a `String`"
+)]
+pub trait FoldsCase: KeyPart {}
+
+impl FoldsCase for String {}
+impl FoldsCase for bool {}
+macro_rules! folds_case {
+    ($($t:ty),*) => { $(impl FoldsCase for $t {})* };
+}
+folds_case!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+/// Proves at compile time, with the error on the composite, that a key
+/// with `value_casing` can fold it.
+#[inline(always)]
+pub const fn assert_folds_case<T: FoldsCase>() {}

@@ -167,6 +167,8 @@ pub struct RawKey {
     pub casing: Option<(Casing, Span)>,
     /// `number`: the key is stored as a DynamoDB `N` attribute.
     pub number: Option<Span>,
+    /// `value_casing = "lower"`: composite values are case-folded (lossy).
+    pub value_casing: Option<(Casing, Span)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,7 +214,7 @@ const ENTITY_KEYS: [&str; 12] = [
     "version_type",
     "upgrade_from",
 ];
-const KEY_KEYS: [&str; 3] = ["attr", "format", "casing"];
+const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
 const INDEX_KEYS: [&str; 8] = [
     "gsi",
     "lsi",
@@ -372,6 +374,7 @@ pub fn empty_key(span: Span) -> RawKey {
         format: None,
         casing: None,
         number: None,
+        value_casing: None,
     }
 }
 
@@ -381,6 +384,7 @@ fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Re
             "attr" => set_once(cx, meta, &mut key.attribute, string(cx, meta)?),
             "format" => set_once(cx, meta, &mut key.format, string(cx, meta)?),
             "casing" => set_once(cx, meta, &mut key.casing, casing(cx, meta)?),
+            "value_casing" => set_once(cx, meta, &mut key.value_casing, casing(cx, meta)?),
             _ => return unknown(cx, meta, "`pk(...)`/`sk(...)`", &KEY_KEYS),
         }
         return Ok(());

@@ -235,7 +235,7 @@ fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStrea
             quote!(#krate::key::PlainArg::<#ty, _>::new(&#arg)),
         )
     } else {
-        (quote!(#ty), arg)
+        (quote!(#ty), super::value_casing::fold(entity, sk, arg))
     }
 }
 

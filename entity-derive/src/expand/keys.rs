@@ -56,7 +56,8 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
                 quote!(#krate::KeyArg::<#krate::key::Unpadded<#ty>>::encode_arg(
                     &#krate::key::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
             } else {
-                quote!(#krate::KeyArg::<#ty>::encode_arg(&#ident, &mut __entity_key);)
+                let arg = super::value_casing::fold(entity, key, quote!(#ident));
+                quote!(#krate::KeyArg::<#ty>::encode_arg(&#arg, &mut __entity_key);)
             }
         }
     });

@@ -10,6 +10,7 @@ mod keys;
 mod model;
 pub mod union;
 mod upgrade;
+pub mod value_casing;
 
 use crate::model::names::key_names;
 use crate::model::{Entity, Field, Key};
@@ -21,9 +22,10 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let api = api(entity);
     let checks = keys::type_checks(entity);
     let upgrade = upgrade::checks(entity);
+    let value_casing = value_casing::checks(entity);
     quote! {
         #api
-        const _: () = { #checks #upgrade };
+        const _: () = { #checks #upgrade #value_casing };
     }
 }
 
