@@ -1,0 +1,7 @@
+//! A timestamp key composite without its crate feature: one error, naming
+//! the feature.
+
+#[test]
+fn ui() {
+    trybuild::TestCases::new().compile_fail("tests/ui/*.rs");
+}

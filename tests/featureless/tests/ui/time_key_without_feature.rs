@@ -1,0 +1,12 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "myapp")]
+#[pk(feed_id)]
+#[sk(created_at)]
+struct Post {
+    feed_id: String,
+    created_at: time::OffsetDateTime,
+}
+
+fn main() {}
