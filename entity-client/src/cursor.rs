@@ -194,11 +194,9 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
         let (kind, value) = match key.get(name) {
             Some(AttributeValue::S(value)) => (b'S', value),
             Some(AttributeValue::N(value)) => (b'N', value),
-            _ => {
-                return Err(invalid(
-                    "the last evaluated key holds an attribute that is neither a string nor a number",
-                ))
-            }
+            _ => return Err(invalid(
+                "the last evaluated key holds an attribute that is neither a string nor a number",
+            )),
         };
         payload.push(kind);
         for text in [name.as_str(), value.as_str()] {

@@ -82,7 +82,6 @@ impl<E> PrimaryKey<E> {
             entity: PhantomData,
         }
     }
-
 }
 
 impl<E: Entity> PrimaryKey<E> {

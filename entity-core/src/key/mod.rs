@@ -13,13 +13,13 @@ mod timestamp;
 mod unpadded;
 
 pub use escape::{escape_into, unescape, SEPARATOR};
-pub use unpadded::{Decimal, PlainArg, Unpadded};
 #[cfg(feature = "chrono")]
 pub(crate) use timestamp::chrono_impl;
 #[cfg(feature = "time")]
 pub(crate) use timestamp::time_impl;
 #[allow(unused_imports)]
 pub(crate) use timestamp::Civil;
+pub use unpadded::{Decimal, PlainArg, Unpadded};
 
 use crate::attr::AttributeError;
 use aws_sdk_dynamodb::types::AttributeValue;

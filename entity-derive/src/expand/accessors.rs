@@ -274,10 +274,12 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
     let (_, low) = key_arg(entity, sk, k, quote!(low));
     let (_, high) = key_arg(entity, sk, k, quote!(high));
     // A number attribute has no `begins_with`.
-    let begins_with = sk.number.is_none().then(|| quote! {
-        #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
-        pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.begins_with::<#part>(&#value)
+    let begins_with = sk.number.is_none().then(|| {
+        quote! {
+            #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
+            pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
+                self.inner.begins_with::<#part>(&#value)
+            }
         }
     });
     if !ranged(sk, k) {

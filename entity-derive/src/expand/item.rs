@@ -66,9 +66,7 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
             } else {
                 quote!(put_key)
             };
-            keys.extend(
-                quote!(#private::#put(&mut __entity_item, #attribute, self.#compose());),
-            );
+            keys.extend(quote!(#private::#put(&mut __entity_item, #attribute, self.#compose());));
         }
     }
     (keys, written.len())

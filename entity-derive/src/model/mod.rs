@@ -261,7 +261,14 @@ impl Key {
 
     /// Appends `field`'s value after `label`, as a new segment or `glued`
     /// to the previous one.
-    fn push_value(&mut self, label: String, field: usize, token: Span, glued: bool, unpadded: bool) {
+    fn push_value(
+        &mut self,
+        label: String,
+        field: usize,
+        token: Span,
+        glued: bool,
+        unpadded: bool,
+    ) {
         self.segments.push(Segment::Field {
             label,
             composite: self.composites.len(),
@@ -690,7 +697,10 @@ impl<'n, 'a> Naming<'n, 'a> {
         loop {
             let Some(open) = rest.find('{') else {
                 if rest.contains('}') {
-                    cx.error(format, format!("unmatched `}}` in key format segment `{segment}`"));
+                    cx.error(
+                        format,
+                        format!("unmatched `}}` in key format segment `{segment}`"),
+                    );
                 } else if !rest.is_empty() {
                     key.segments.push(Segment::Suffix(rest.to_owned()));
                 }
@@ -698,12 +708,18 @@ impl<'n, 'a> Naming<'n, 'a> {
             };
             let (label, after) = rest.split_at(open);
             let Some(close) = after.find('}') else {
-                cx.error(format, format!("unmatched `{{` in key format segment `{segment}`"));
+                cx.error(
+                    format,
+                    format!("unmatched `{{` in key format segment `{segment}`"),
+                );
                 return;
             };
             let name = &after[1..close];
             if label.contains('}') || name.contains('{') {
-                cx.error(format, format!("unmatched braces in key format segment `{segment}`"));
+                cx.error(
+                    format,
+                    format!("unmatched braces in key format segment `{segment}`"),
+                );
                 return;
             }
             if label.is_empty() && !first {
@@ -720,7 +736,15 @@ impl<'n, 'a> Naming<'n, 'a> {
     }
 
     /// `field` or `field:unpadded` inside braces.
-    fn parse_field(&self, cx: &Ctxt, format: &LitStr, name: &str, label: &str, glued: bool, key: &mut Key) {
+    fn parse_field(
+        &self,
+        cx: &Ctxt,
+        format: &LitStr,
+        name: &str,
+        label: &str,
+        glued: bool,
+        key: &mut Key,
+    ) {
         let (name, unpadded) = match name.split_once(':') {
             Some((name, "unpadded")) => (name, true),
             Some((_, option)) => {
