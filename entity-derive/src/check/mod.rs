@@ -37,6 +37,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     one_shape_per_physical_index(cx, entity);
     local_indexes_share_the_table_partition(cx, entity);
     identity_attributes_are_usable(cx, entity);
+    no_value_casing_in_collections(cx, entity);
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
     names::check(cx, entity)
@@ -402,6 +403,22 @@ fn identity_attributes_are_usable(cx: &Ctxt, entity: &Entity) {
                 "the entity name and the version would both be stored in attribute `{}`; give `identity_attribute` and `version_attribute` different names",
                 lit.value()
             ));
+        }
+    }
+}
+
+/// A collection query composes its partition key from the collection's
+/// declared fields, without folding them, so a member whose key folds
+/// values would not be found.
+fn no_value_casing_in_collections(cx: &Ctxt, entity: &Entity) {
+    for index in entity.indexes.iter().filter(|i| i.collection.is_some()) {
+        for (_, key) in index.keys() {
+            if let Some((_, span)) = key.value_casing {
+                cx.error_at(span, format!(
+                    "`value_casing` is not supported on a collection's keys (`{}`): collection queries compose the partition key unfolded; remove it, or use an index without `collection`",
+                    index.name
+                ));
+            }
         }
     }
 }
