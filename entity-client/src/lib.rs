@@ -58,6 +58,10 @@ pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, UnprocessedWrite};
 pub use ops::get::{Get, GetProjected, Projection};
+pub use ops::migrate::{
+    KeyValue, Migrate, MigrationCheckpoint, MigrationCounts, MigrationProgress, MigrationReport,
+    SegmentCheckpoint, UnreadableItem,
+};
 pub use ops::paging::Page;
 pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;

@@ -61,6 +61,9 @@ pub enum Fault {
         /// How many requests or keys to forward.
         forward: usize,
     },
+    /// Hold the request this long, then forward it: what another writer
+    /// does meanwhile lands between the client's read and this write.
+    Delay(std::time::Duration),
 }
 
 /// What the proxy saw of one operation.
@@ -247,6 +250,10 @@ impl State {
                 Err(DropConnection)
             }
             Fault::PartialBatch { forward } => Ok(self.partial(&operation, request, forward).await),
+            Fault::Delay(delay) => {
+                tokio::time::sleep(delay).await;
+                Ok(self.forward(&operation, request).await)
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod get;
+pub mod migrate;
 pub mod paging;
 pub mod query;
 pub mod scan;

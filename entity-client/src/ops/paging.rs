@@ -108,7 +108,7 @@ impl State {
 }
 
 /// Sends one request: the items and the LastEvaluatedKey.
-async fn send(
+pub(crate) async fn send(
     p: &Prepared,
     start: Option<Item>,
     limit: Option<i32>,

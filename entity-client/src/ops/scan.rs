@@ -18,7 +18,7 @@ use std::marker::PhantomData;
 /// Segments of a parallel scan read at once; the others start as these
 /// finish, so a scan of a million segments holds no more than this many
 /// requests (or builders) at a time.
-const SEGMENTS_IN_FLIGHT: usize = 16;
+pub(crate) const SEGMENTS_IN_FLIGHT: usize = 16;
 
 /// A Scan of one entity's items (the identity attribute is filtered on the
 /// server).
@@ -202,7 +202,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
 
 /// A scan cursor's key is a table key of `E`: its partition and sort key
 /// attributes, strings, and nothing else.
-fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
+pub(crate) fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
     let primary = &E::MODEL.primary;
     let is_key = |name: &str| super::is_table_key::<E>(name);
     let present = |attribute: &str| {

@@ -1,0 +1,225 @@
+//! One item of a migration: read it through the current definition, decide
+//! whether its stored keys, version or identity are stale, and rewrite it
+//! under a condition that no concurrent write can slip past.
+
+use crate::error::{from_sdk, Error, Result};
+use crate::limits::check_item;
+use crate::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use entity_core::{DecodeError, Entity, Item};
+use std::collections::HashMap;
+
+/// DynamoDB's limit on a condition expression's length.
+const MAX_EXPRESSION_BYTES: usize = 4096;
+
+/// An item the current definition (and its `upgrade_from` chain) cannot
+/// read. The migration leaves it as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnreadableItem {
+    /// The item's table key.
+    pub key: Item,
+    /// Why it cannot be read.
+    pub error: DecodeError,
+}
+
+/// What happened to one item.
+pub(crate) enum Outcome {
+    /// Rewritten (or, in a dry run, would be).
+    Rewritten,
+    /// Its keys, version and identity are what the current definition
+    /// composes: not written.
+    UpToDate,
+    /// Changed between the read and the write: not written.
+    SkippedConcurrent,
+    /// Not readable as the current entity: not written.
+    Unreadable(UnreadableItem),
+}
+
+/// Migrates one stored item of `E`.
+pub(crate) async fn migrate_item<E: Entity>(
+    client: &Client,
+    table: &str,
+    stored: Item,
+    dry_run: bool,
+) -> Result<Outcome> {
+    let entity = match E::from_item(stored.clone()) {
+        Ok(entity) => entity,
+        Err(error) => {
+            let key = table_key::<E>(&stored);
+            return Ok(Outcome::Unreadable(UnreadableItem { key, error }));
+        }
+    };
+    let current = entity.to_item()?;
+    if !is_stale::<E>(&stored, &current) {
+        return Ok(Outcome::UpToDate);
+    }
+    if dry_run {
+        return Ok(Outcome::Rewritten);
+    }
+    check_item(E::MODEL, &current)?;
+    let unchanged = Unchanged::of::<E>(&stored, &current);
+    let written = if table_key::<E>(&stored) == table_key::<E>(&current) {
+        put::<E>(client, table, current, unchanged).await
+    } else {
+        move_item::<E>(client, table, &stored, current, unchanged).await
+    };
+    match written {
+        Ok(()) => Ok(Outcome::Rewritten),
+        Err(error) if error.is_condition_failed() => Ok(Outcome::SkippedConcurrent),
+        Err(error) => Err(error),
+    }
+}
+
+/// The attributes a rewrite exists to fix: every key attribute the current
+/// definition writes, the version and the identity.
+fn is_stale<E: Entity>(stored: &Item, current: &Item) -> bool {
+    let model = E::MODEL;
+    model
+        .key_attributes()
+        .into_iter()
+        .chain([model.version_attribute, model.identity_attribute])
+        .any(|attribute| stored.get(attribute) != current.get(attribute))
+}
+
+/// The table key attributes of `item`.
+fn table_key<E: Entity>(item: &Item) -> Item {
+    let primary = &E::MODEL.primary;
+    std::iter::once(primary.pk.attribute)
+        .chain(primary.sk.map(|sk| sk.attribute))
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
+}
+
+/// The condition "the stored item is still as it was read", rendered.
+///
+/// Every stored attribute must hold the value read, and every attribute the
+/// current definition may write that was absent must still be absent: so a
+/// concurrent put, update or delete through any definition fails it. When
+/// that expression would pass DynamoDB's 4 KB limit (an item of hundreds of
+/// attributes), it narrows to the stored version, identity and every key
+/// attribute, which a write through the current definition always changes
+/// on a stale item unless it only updates non-key fields.
+struct Unchanged {
+    expression: String,
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+}
+
+impl Unchanged {
+    fn of<E: Entity>(stored: &Item, current: &Item) -> Self {
+        let model = E::MODEL;
+        let guarded: Vec<&str> = model
+            .key_attributes()
+            .into_iter()
+            .chain([model.version_attribute, model.identity_attribute])
+            .collect();
+        let owned = guarded
+            .iter()
+            .copied()
+            .chain(model.fields.iter().map(|field| field.attribute))
+            .chain(stored.keys().map(String::as_str))
+            .chain(current.keys().map(String::as_str));
+        let whole = Self::over(stored, owned);
+        if whole.expression.len() <= MAX_EXPRESSION_BYTES {
+            return whole;
+        }
+        Self::over(stored, guarded.into_iter())
+    }
+
+    /// Each of `attributes` (repeats ignored) equal to its stored value, or
+    /// absent if it was.
+    fn over<'a>(stored: &Item, attributes: impl Iterator<Item = &'a str>) -> Self {
+        let mut out = Self {
+            expression: String::new(),
+            names: HashMap::new(),
+            values: HashMap::new(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        for attribute in attributes.filter(|a| seen.insert(*a)) {
+            let i = out.names.len();
+            let name = format!("#m{i}");
+            if !out.expression.is_empty() {
+                out.expression.push_str(" AND ");
+            }
+            match stored.get(attribute) {
+                Some(value) => {
+                    let placeholder = format!(":m{i}");
+                    out.expression.push_str(&format!("{name} = {placeholder}"));
+                    out.values.insert(placeholder, value.clone());
+                }
+                None => out
+                    .expression
+                    .push_str(&format!("attribute_not_exists({name})")),
+            }
+            out.names.insert(name, attribute.to_owned());
+        }
+        out
+    }
+
+    fn values(&self) -> Option<HashMap<String, AttributeValue>> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+}
+
+/// Replaces the item in place.
+async fn put<E: Entity>(
+    client: &Client,
+    table: &str,
+    item: Item,
+    unchanged: Unchanged,
+) -> Result<()> {
+    client
+        .inner
+        .sdk
+        .put_item()
+        .table_name(table)
+        .set_item(Some(item))
+        .condition_expression(&unchanged.expression)
+        .set_expression_attribute_values(unchanged.values())
+        .set_expression_attribute_names(Some(unchanged.names))
+        .send()
+        .await
+        .map_err(|e| from_sdk("PutItem", E::MODEL.name, e))?;
+    Ok(())
+}
+
+/// Writes the item under its new table key and deletes the old one, in one
+/// transaction: the new key must be free, the old item unchanged.
+async fn move_item<E: Entity>(
+    client: &Client,
+    table: &str,
+    stored: &Item,
+    current: Item,
+    unchanged: Unchanged,
+) -> Result<()> {
+    let build = |e: aws_sdk_dynamodb::error::BuildError| {
+        Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
+    };
+    let pk = E::MODEL.primary.pk.attribute;
+    let put = Put::builder()
+        .table_name(table)
+        .set_item(Some(current))
+        .condition_expression("attribute_not_exists(#pk)")
+        .expression_attribute_names("#pk", pk)
+        .build()
+        .map_err(build)?;
+    let values = unchanged.values();
+    let delete = Delete::builder()
+        .table_name(table)
+        .set_key(Some(table_key::<E>(stored)))
+        .condition_expression(unchanged.expression)
+        .set_expression_attribute_names(Some(unchanged.names))
+        .set_expression_attribute_values(values)
+        .build()
+        .map_err(build)?;
+    client
+        .inner
+        .sdk
+        .transact_write_items()
+        .transact_items(TransactWriteItem::builder().put(put).build())
+        .transact_items(TransactWriteItem::builder().delete(delete).build())
+        .send()
+        .await
+        .map_err(|e| from_sdk("TransactWriteItems", E::MODEL.name, e))?;
+    Ok(())
+}
