@@ -25,10 +25,11 @@ impl KeyId {
     }
 
     /// The key of an item or key fragment, on a table keyed as `primary`;
-    /// `None` when its key attributes are missing or not strings.
+    /// `None` when its key attributes are missing or neither strings nor
+    /// numbers (a number-typed key).
     pub(crate) fn of_item(primary: &IndexModel, item: &Item) -> Option<Self> {
         let text = |attribute: &str| match item.get(attribute) {
-            Some(AttributeValue::S(value)) => Some(value.clone()),
+            Some(AttributeValue::S(value) | AttributeValue::N(value)) => Some(value.clone()),
             _ => None,
         };
         let sk = match primary.sk {
@@ -43,10 +44,17 @@ impl KeyId {
 
     /// The key as key attributes of a table keyed as `primary`.
     pub(crate) fn into_item(self, primary: &IndexModel) -> Item {
+        let value = |key: &entity_core::KeyModel, text: String| {
+            if key.number {
+                AttributeValue::N(text)
+            } else {
+                AttributeValue::S(text)
+            }
+        };
         let mut item = Item::with_capacity(2);
-        item.insert(primary.pk.attribute.to_owned(), AttributeValue::S(self.pk));
-        if let (Some(sk), Some(value)) = (primary.sk, self.sk) {
-            item.insert(sk.attribute.to_owned(), AttributeValue::S(value));
+        item.insert(primary.pk.attribute.to_owned(), value(&primary.pk, self.pk));
+        if let (Some(sk), Some(text)) = (primary.sk, self.sk) {
+            item.insert(sk.attribute.to_owned(), value(&sk, text));
         }
         item
     }

@@ -360,11 +360,11 @@ async fn seed_000_access_patterns() {
     );
     assert_eq!(
         query_all(client, TurbineUser::by_type()).await,
-        [alice.clone()]
+        std::slice::from_ref(&alice)
     );
     assert_eq!(
         query_all(client, TurbineUser::by_email().email("alice@example.com")).await,
-        [alice.clone()]
+        std::slice::from_ref(&alice)
     );
     assert_eq!(
         query_all(client, TurbineUser::by_username().username("alice")).await,
@@ -386,7 +386,7 @@ async fn seed_000_access_patterns() {
     );
     assert_eq!(
         query_all(client, TurbinePost::post_by_id().id("p3")).await,
-        [p3.clone()]
+        std::slice::from_ref(&p3)
     );
     assert_eq!(
         query_all(client, TurbinePost::by_status("published")).await,
@@ -481,6 +481,27 @@ async fn seed_000_number_keys() {
         .await
         .unwrap();
     assert_eq!(seqs(paged), [-7, 2, 9, 10, 100]);
+    // Batches name number keys too.
+    let out = client
+        .batch_get([
+            Reading::key(123u64, 2),
+            Reading::key(123u64, 10),
+            Reading::key(123u64, 11),
+        ])
+        .await
+        .unwrap();
+    let mut got = seqs(out.items);
+    got.sort();
+    assert_eq!(got, [2, 10]);
+    client
+        .batch_write()
+        .put_all(&[reading(11), reading(12)])
+        .await
+        .unwrap();
+    assert_eq!(
+        client.get(Reading::key(123u64, 12)).await.unwrap(),
+        Some(reading(12))
+    );
     client.delete(Reading::key(123u64, 9)).await.unwrap();
     assert_eq!(client.get(Reading::key(123u64, 9)).await.unwrap(), None);
 }
