@@ -529,7 +529,10 @@ mod tests {
         let q = start("t#priority_").compare(Comparison::Gt, &5u8, true);
         assert_eq!(
             sort(q),
-            SortCondition::Between("t#priority_005\0".into(), format!("t#priority_{}", char::MAX))
+            SortCondition::Between(
+                "t#priority_005\0".into(),
+                format!("t#priority_{}", char::MAX)
+            )
         );
         let q = start("t#priority_").compare(Comparison::Lt, &5u8, true);
         assert_eq!(

@@ -163,7 +163,13 @@ mod tests {
         assert_eq!(esc("\0\n\""), "%00%0A%22");
         assert_eq!(esc("a$b"), "a%24b");
         assert_eq!(esc("z\u{10FFFE}\u{10FFFF}"), "z\u{10FFFE}0\u{10FFFE}1");
-        for text in ["a#b%c", "John Smith!", "\0\n\"", "ü %$&", "\u{10FFFF}x\u{10FFFE}"] {
+        for text in [
+            "a#b%c",
+            "John Smith!",
+            "\0\n\"",
+            "ü %$&",
+            "\u{10FFFF}x\u{10FFFE}",
+        ] {
             assert_eq!(unescape(&esc(text)).unwrap(), text);
         }
     }
