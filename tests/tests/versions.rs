@@ -393,7 +393,10 @@ async fn identity_attributes_are_the_entitys_own() {
     assert_eq!(raw["__entity"], s("whatever"));
     assert!(!raw.contains_key("__version"));
     assert_eq!(c.get(Tag::key("rust")).await.unwrap(), Some(tag.clone()));
-    assert_eq!(c.scan::<Tag>().all().await.unwrap(), std::slice::from_ref(&tag));
+    assert_eq!(
+        c.scan::<Tag>().all().await.unwrap(),
+        std::slice::from_ref(&tag)
+    );
     assert_eq!(c.scan::<Note>().all().await.unwrap(), [v3("n1")]);
     assert_eq!(c.query(Tag::primary("rust")).all().await.unwrap(), [tag]);
     // A number in the version attribute reads too.
