@@ -8,6 +8,10 @@ use crate::model::{Entity, Key, Piece};
 pub fn check(cx: &Ctxt, entity: &Entity) {
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         for (_, key) in index.keys() {
+            if let (Some(number), Some(_)) = (key.number, &index.collection) {
+                // Collection members share one string partition key.
+                cx.error_at(number, "a collection index composes its keys in the collection layout, as strings: remove `number`");
+            }
             unambiguous(cx, entity, key);
             unpadded_integers(cx, entity, key);
             number_key(cx, entity, key);
