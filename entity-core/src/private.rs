@@ -2,6 +2,7 @@
 //! change without notice.
 
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
+pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
 
 /// Collection helpers for `#[derive(Collection)]`'s expansion.

@@ -10,7 +10,7 @@
 mod escape;
 mod number;
 mod timestamp;
-mod unpadded;
+pub(crate) mod unpadded;
 
 pub use escape::{escape_into, unescape, SEPARATOR};
 #[cfg(feature = "chrono")]
@@ -19,7 +19,6 @@ pub(crate) use timestamp::chrono_impl;
 pub(crate) use timestamp::time_impl;
 #[allow(unused_imports)]
 pub(crate) use timestamp::Civil;
-pub use unpadded::{Decimal, PlainArg, Unpadded};
 
 use crate::attr::AttributeError;
 use aws_sdk_dynamodb::types::AttributeValue;

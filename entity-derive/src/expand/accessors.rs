@@ -231,8 +231,8 @@ fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStrea
     let ty = entity.fields[sk.composites[k].field].ty;
     if sk.composites[k].unpadded {
         (
-            quote!(#krate::key::Unpadded<#ty>),
-            quote!(#krate::key::PlainArg::<#ty, _>::new(&#arg)),
+            quote!(#krate::__private::Unpadded<#ty>),
+            quote!(#krate::__private::PlainArg::<#ty, _>::new(&#arg)),
         )
     } else {
         (quote!(#ty), super::value_casing::fold(entity, sk, arg))

@@ -53,8 +53,8 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
             let field = &entity.fields[key.composites[c].field];
             let (ident, ty) = (field.ident, field.ty);
             if key.composites[c].unpadded {
-                quote!(#krate::KeyArg::<#krate::key::Unpadded<#ty>>::encode_arg(
-                    &#krate::key::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
+                quote!(#krate::KeyArg::<#krate::__private::Unpadded<#ty>>::encode_arg(
+                    &#krate::__private::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
             } else {
                 let arg = super::value_casing::fold(entity, key, quote!(#ident));
                 quote!(#krate::KeyArg::<#ty>::encode_arg(&#arg, &mut __entity_key);)
@@ -136,7 +136,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
                 Err(_) => quote!(#krate::key::Stop::First('#')),
             };
             if key.composites[c].unpadded {
-                quote!(let #ident: #ty = __entity_reader.value::<#krate::key::Unpadded<#ty>>(#stop)?.0;)
+                quote!(let #ident: #ty = __entity_reader.value::<#krate::__private::Unpadded<#ty>>(#stop)?.0;)
             } else {
                 quote!(let #ident: #ty = __entity_reader.value::<#ty>(#stop)?;)
             }
