@@ -2,6 +2,9 @@
 //! change without notice.
 
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
+pub use crate::key::bucket::{
+    Bucket, BucketArg, BUCKET_DAY, BUCKET_HOUR, BUCKET_MONTH, BUCKET_YEAR,
+};
 pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
 

@@ -7,6 +7,7 @@
 //! push literals and values into one `String`, and the generated parsers walk
 //! the same template with a [`KeyReader`].
 
+pub(crate) mod bucket;
 mod escape;
 mod number;
 mod timestamp;
