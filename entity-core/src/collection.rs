@@ -1,5 +1,5 @@
-//! Collections: entity types that share a partition key on one index and are
-//! read with one Query, as a typed union (`#[derive(Collection)]` on an enum
+//! Collections: entity types that share a partition key on one index (or on
+//! the table's keys) and are read with one Query, as a typed union (`#[derive(Collection)]` on an enum
 //! whose variants are the members).
 //!
 //! Each entity describes the collections it joins in
@@ -26,8 +26,9 @@ pub struct CollectionSpec {
     pub clustered: bool,
     /// The logical index of the entity (its accessor).
     pub index: &'static str,
-    /// The physical index.
-    pub index_name: &'static str,
+    /// The physical index; `None` for the table's keys
+    /// (`#[entity(collection = ...)]`).
+    pub index_name: Option<&'static str>,
     /// The partition key attribute.
     pub pk_attribute: &'static str,
     /// The sort key attribute.
@@ -38,8 +39,13 @@ pub struct CollectionSpec {
     /// there are composites.
     pub pk_texts: &'static [&'static str],
     /// The start of every sort key this entity writes in the collection:
-    /// `$myapp#v1#tenantmembers#employee_1`.
+    /// `$myapp#v1#tenantmembers#employee_1`, or with a custom format the
+    /// literal text before its first field (`ORDER#`, or `PROFILE` for a
+    /// key without fields).
     pub sk_prefix: &'static str,
+    /// The keys are composed from a custom `format = "..."` (an isolated
+    /// collection): the checks' messages point at the formats.
+    pub custom_format: bool,
     /// The start of every sort key of the collection and of each collection
     /// above it, root first (clustered): `["$myapp#v1#contributions",
     /// "$myapp#v1#contributions#assignments"]`; empty for isolated
@@ -101,12 +107,13 @@ pub(crate) static PLACEHOLDER: CollectionSpec = CollectionSpec {
     path: &[],
     clustered: false,
     index: "",
-    index_name: "",
+    index_name: None,
     pk_attribute: "",
     sk_attribute: "",
     pk_fields: &[],
     pk_texts: &[],
     sk_prefix: "",
+    custom_format: false,
     collection_prefixes: &[],
 };
 

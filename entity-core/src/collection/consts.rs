@@ -29,6 +29,16 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+/// `const` equality of optional strings (physical index names, `None` for
+/// the table).
+pub const fn opt_str_eq(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => str_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 /// `const` prefix test.
 pub const fn str_starts_with(text: &str, prefix: &str) -> bool {
     let (t, p) = (text.as_bytes(), prefix.as_bytes());
@@ -114,5 +124,7 @@ mod tests {
         assert!(str_starts_with("abc", "ab") && !str_starts_with("ab", "abc"));
         assert!(path_within(&["a", "b"], &["a"]) && !path_within(&["a"], &["a", "b"]));
         assert!(strs_eq(&["x", "y"], &["x", "y"]) && !strs_eq(&["x"], &["x", "y"]));
+        assert!(opt_str_eq(None, None) && opt_str_eq(Some("g"), Some("g")));
+        assert!(!opt_str_eq(Some("g"), None) && !opt_str_eq(Some("g"), Some("h")));
     }
 }

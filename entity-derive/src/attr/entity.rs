@@ -153,6 +153,10 @@ pub struct RawEntity {
     pub version_is_string: Option<(bool, Span)>,
     /// `upgrade_from = TaskV1`: the entity that reads the previous version.
     pub upgrade_from: Option<syn::Type>,
+    /// `collection = ...`: the table's keys join a collection.
+    pub collection: Option<(Vec<String>, Span)>,
+    /// `clustered` or `isolated` for the table's collection, where written.
+    pub clustered: Option<(bool, Span)>,
     pub pk: Option<RawKey>,
     pub sk: Option<RawKey>,
     pub indexes: Vec<RawIndex>,
@@ -200,7 +204,7 @@ pub struct RawField {
     pub wide_int: Option<Span>,
 }
 
-const ENTITY_KEYS: [&str; 12] = [
+const ENTITY_KEYS: [&str; 15] = [
     "name",
     "schema",
     "schema_version",
@@ -213,6 +217,9 @@ const ENTITY_KEYS: [&str; 12] = [
     "version_attribute",
     "version_type",
     "upgrade_from",
+    "collection",
+    "clustered",
+    "isolated",
 ];
 const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
 const INDEX_KEYS: [&str; 8] = [
@@ -330,6 +337,10 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
             let ty: syn::Type = meta.value()?.parse()?;
             set_once(cx, meta, &mut raw.upgrade_from, Some(ty));
         }
+        "collection" => set_once(cx, meta, &mut raw.collection, collection(cx, meta)?),
+        "clustered" | "isolated" if is_flag(meta) => {
+            layout(cx, meta, &mut raw.clustered, "the table's key");
+        }
         _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
     }
     Ok(())
@@ -411,36 +422,45 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
         "gsi" | "lsi" => read_physical(cx, index, meta)?,
         "pk" | "sk" => read_index_key_list(cx, index, meta)?,
         "casing" => set_once(cx, meta, &mut index.casing, casing(cx, meta)?),
-        "collection" => {
-            let expr: syn::Expr = meta.value()?.parse()?;
-            let path = string_path(&expr)
-                .filter(|path| path.iter().all(|p| !p.is_empty() && !p.contains('#')));
-            if path.is_none() {
-                cx.error(
-                    &expr,
-                    "`collection` is a name, `collection = \"tenantMembers\"`, or a path of names for a sub-collection, `collection = [\"contributions\", \"assignments\"]` (non-empty, without `#`)",
-                );
-            }
-            set_once(
-                cx,
-                meta,
-                &mut index.collection,
-                path.map(|p| (p, expr.span())),
-            );
-        }
-        "clustered" | "isolated" if meta.input.is_empty() || meta.input.peek(syn::Token![,]) => {
-            if index.clustered.is_some() {
-                cx.error(
-                    &meta.path,
-                    "an index is `clustered` or `isolated`, written once: keep one",
-                );
-            } else {
-                index.clustered = Some((meta.path.is_ident("clustered"), meta.path.span()));
-            }
+        "collection" => set_once(cx, meta, &mut index.collection, collection(cx, meta)?),
+        "clustered" | "isolated" if is_flag(meta) => {
+            layout(cx, meta, &mut index.clustered, "an index")
         }
         _ => return unknown(cx, meta, "`#[index]`", &INDEX_KEYS),
     }
     Ok(())
+}
+
+/// `collection = "name"` or `collection = ["parent", "child"]`, on an index
+/// or on the entity (the table's keys).
+fn collection(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(Vec<String>, Span)>> {
+    let expr: syn::Expr = meta.value()?.parse()?;
+    let path =
+        string_path(&expr).filter(|path| path.iter().all(|p| !p.is_empty() && !p.contains('#')));
+    if path.is_none() {
+        cx.error(
+            &expr,
+            "`collection` is a name, `collection = \"tenantMembers\"`, or a path of names for a sub-collection, `collection = [\"contributions\", \"assignments\"]` (non-empty, without `#`)",
+        );
+    }
+    Ok(path.map(|p| (p, expr.span())))
+}
+
+/// A key written alone, with no value.
+fn is_flag(meta: &ParseNestedMeta) -> bool {
+    meta.input.is_empty() || meta.input.peek(syn::Token![,])
+}
+
+/// `clustered` or `isolated`, once.
+fn layout(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<(bool, Span)>, owner: &str) {
+    if slot.is_some() {
+        cx.error(
+            &meta.path,
+            format!("{owner} is `clustered` or `isolated`, written once: keep one"),
+        );
+    } else {
+        *slot = Some((meta.path.is_ident("clustered"), meta.path.span()));
+    }
 }
 
 /// `gsi = "..."` or `lsi = "..."`: one of them, once.

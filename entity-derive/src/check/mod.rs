@@ -88,9 +88,11 @@ fn not_a_key_type(field: &crate::model::Field) -> Option<&'static str> {
     })
 }
 
-/// Seed 002's collection layouts put the collection in the composed keys.
+/// Seed 002's collection layouts put the collection in the composed keys;
+/// an isolated collection may also compose them from custom formats (seed
+/// 001), on an index or on the table's keys.
 fn collection_rules(cx: &Ctxt, entity: &Entity) {
-    for index in &entity.indexes {
+    for index in all_indexes(entity) {
         let name = &index.name;
         let Some(collection) = &index.collection else {
             // A layout describes a collection; alone it would do nothing.
@@ -108,12 +110,19 @@ fn collection_rules(cx: &Ctxt, entity: &Entity) {
         }
         // Members are told apart by the sort key prefix.
         if index.sk.is_none() {
-            cx.error_at(collection.span, format!("index `{name}` joins a collection, so it needs a sort key: add `sk(...)` (it may list no fields)"));
+            let message = if index.kind == IndexKind::Primary {
+                "the table's keys join a collection, so they need a sort key: add `#[sk(...)]` (it may list no fields)".to_owned()
+            } else {
+                format!("index `{name}` joins a collection, so it needs a sort key: add `sk(...)` (it may list no fields)")
+            };
+            cx.error_at(collection.span, message);
         }
-        // The layout decides the key text; a custom format would contradict it.
+        // The clustered layout writes the collection above the entity in the
+        // sort key; a custom format would contradict it. An isolated
+        // collection's keys may have any format: the union checks their text.
         let custom = index.keys().find_map(|(_, k)| k.format.as_ref());
-        if let Some(format) = custom {
-            cx.error(format, "a collection index composes its keys in the collection layout: remove `format = \"...\"`");
+        if let (Some(format), true) = (custom, collection.clustered) {
+            cx.error(format, "a clustered collection composes its keys in the collection layout: remove `format = \"...\"`, or make the collection isolated (the default) to keep the format");
         }
     }
 }
@@ -411,7 +420,7 @@ fn identity_attributes_are_usable(cx: &Ctxt, entity: &Entity) {
 /// declared fields, without folding them, so a member whose key folds
 /// values would not be found.
 fn no_value_casing_in_collections(cx: &Ctxt, entity: &Entity) {
-    for index in entity.indexes.iter().filter(|i| i.collection.is_some()) {
+    for index in all_indexes(entity).filter(|i| i.collection.is_some()) {
         for (_, key) in index.keys() {
             if let Some((_, span)) = key.value_casing {
                 cx.error_at(span, format!(

@@ -10,7 +10,8 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let bounds = super::key_bounds(entity);
-    let memberships: Vec<Membership> = entity.indexes.iter().filter_map(membership).collect();
+    let indexes = std::iter::once(&entity.primary).chain(&entity.indexes);
+    let memberships: Vec<Membership> = indexes.filter_map(membership).collect();
     let specs = memberships.iter().map(|m| collection_spec(entity, m));
     let pk_types = memberships
         .iter()
@@ -32,12 +33,12 @@ pub fn expand(entity: &Entity) -> TokenStream {
 }
 
 /// An index that joins a collection: one with a sort key, on a physical
-/// index.
+/// index or on the table's keys (`physical` is `None`).
 struct Membership<'m> {
     index: &'m Index,
     collection: &'m CollectionDecl,
     sk: &'m Key,
-    physical: &'m LitStr,
+    physical: Option<&'m LitStr>,
 }
 
 fn membership(index: &Index) -> Option<Membership<'_>> {
@@ -45,7 +46,7 @@ fn membership(index: &Index) -> Option<Membership<'_>> {
         index,
         collection: index.collection.as_ref()?,
         sk: index.sk.as_ref()?,
-        physical: index.physical.as_ref()?,
+        physical: index.physical.as_ref(),
     })
 }
 
@@ -72,8 +73,18 @@ fn collection_spec(entity: &Entity, m: &Membership) -> TokenStream {
         .map(|k| index.pk.text_before(k))
         .collect();
     let literals = leading_literals(sk);
-    let sk_prefix = literals.join("#");
+    // A custom format's prefix is its text before the first field; the
+    // collection layout's stops at the entity segment, before the `#`.
+    let custom_format = index.keys().any(|(_, k)| k.format.is_some());
+    let sk_prefix = match sk.format {
+        Some(_) => sk.text_before(0),
+        None => literals.join("#"),
+    };
     let prefixes = collection_prefixes(&literals, path.len(), clustered);
+    let physical = match physical {
+        Some(name) => quote!(::core::option::Option::Some(#name)),
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
         #krate::collection::CollectionSpec {
             path: &[#(#path),*],
@@ -85,6 +96,7 @@ fn collection_spec(entity: &Entity, m: &Membership) -> TokenStream {
             pk_fields: &[#(#pk_fields),*],
             pk_texts: &[#(#pk_texts),*],
             sk_prefix: #sk_prefix,
+            custom_format: #custom_format,
             collection_prefixes: &[#(#prefixes),*],
         }
     }

@@ -162,7 +162,7 @@ impl<'u> Checks<'u> {
 
     /// What members `i` and `j` must share, in the order checked, each with
     /// its message.
-    fn layout_rules(&self, i: usize, j: usize) -> [(TokenStream, String); 6] {
+    fn layout_rules(&self, i: usize, j: usize) -> [(TokenStream, String); 8] {
         let Checks {
             krate,
             h,
@@ -172,8 +172,13 @@ impl<'u> Checks<'u> {
         } = self;
         let ((ty, name), (other_ty, other_name)) = (self.member(i), self.member(j));
         let (spec_i, spec_j) = (&self.spec[i], &self.spec[j]);
+        let pk_fields_agree = quote!(#h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #h::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*]));
+        let pk_texts_agree =
+            quote!(!(#pk_fields_agree) || #h::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts));
+        let custom_format = quote!((#spec_i.custom_format || #spec_j.custom_format));
         [
-            (quote!(#h::str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
+            (quote!(#spec_i.index_name.is_some() == #spec_j.index_name.is_some()), format!("`{name}` and `{other_name}` join `{display}` in different places, one on the table's keys and one on an index: declare the collection on the same index in both (`#[entity(collection = \"...\")]` for the table's keys)")),
+            (quote!(#h::opt_str_eq(#spec_i.index_name, #spec_j.index_name)), format!("`{name}` and `{other_name}` join `{display}` on different physical indexes: declare the collection on the same `gsi = \"...\"` in both")),
             (quote!(#h::str_eq(#spec_i.pk_attribute, #spec_j.pk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different partition key attributes: give both indexes the same `pk(attr = \"...\")`")),
             (quote!(#h::str_eq(#spec_i.sk_attribute, #spec_j.sk_attribute)), format!("`{name}` and `{other_name}` join `{display}` with different sort key attributes: give both indexes the same `sk(attr = \"...\")`")),
             // The query tells members apart by the first member's identity
@@ -185,7 +190,9 @@ impl<'u> Checks<'u> {
             // names) would put a member in another partition.
             // (Reported only when both compose from the declared fields;
             // a field mismatch has its own error.)
-            (quote!(!(#h::strs_eq(#spec_i.pk_fields, &[#(#pk_names),*]) && #h::strs_eq(#spec_j.pk_fields, &[#(#pk_names),*])) || #h::strs_eq(#spec_i.pk_texts, #spec_j.pk_texts)), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
+            (quote!(#custom_format || #pk_texts_agree), format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text (schema, schema version, casing or attribute names), so they would live in different partitions: give them the same `#[entity(schema, schema_version, casing, rename_all)]`")),
+            // With a custom format, the text is the format's.
+            (pk_texts_agree, format!("`{name}` and `{other_name}` compose the `{display}` partition key with different text, so they would live in different partitions: give both partition keys the same `format = \"...\"` (the same text around the same fields)")),
         ]
     }
 
@@ -214,13 +221,16 @@ impl<'u> Checks<'u> {
         let same_name = quote!(#h::str_eq(<#ty as #krate::Entity>::MODEL.name, <#other_ty as #krate::Entity>::MODEL.name));
         let same_name_message = format!("`{name}` and `{other_name}` are stored under the same entity name, so their items cannot be told apart: give one `#[entity(name = \"...\")]`");
         let prefix_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` starts with the other's, so a query for one would return the other's items: rename one of the entities (`#[entity(name = \"...\")]`) or change its version");
+        let format_message = format!("the sort key prefix of `{name}` or `{other_name}` in `{display}` (its format's text before the first field) starts with the other's, so a query for one would return the other's items: change one of the sort key formats so neither starts with the other");
+        let custom_format = quote!((#spec_i.custom_format || #spec_j.custom_format));
         let first = quote!(#clash #(&& !#earlier)*);
         quote_spanned! {ty.span()=>
             const #clash: bool = #agrees_i && #agrees_j && (#same_name
                 || #h::str_starts_with(#spec_i.sk_prefix, #spec_j.sk_prefix)
                 || #h::str_starts_with(#spec_j.sk_prefix, #spec_i.sk_prefix));
             const _: () = ::core::assert!(!(#first && #same_name), #same_name_message);
-            const _: () = ::core::assert!(!(#first && !#same_name), #prefix_message);
+            const _: () = ::core::assert!(!(#first && !#same_name && !#custom_format), #prefix_message);
+            const _: () = ::core::assert!(!(#first && !#same_name && #custom_format), #format_message);
         }
     }
 }
@@ -309,7 +319,7 @@ fn query_fn(union: &Union, first: &Type) -> TokenStream {
         pub fn query(#(#params),*) -> #krate::Query<Self> {
             let spec = #h::spec_at(<#first as #krate::CollectionMember>::COLLECTIONS, #h::find(<#first as #krate::CollectionMember>::COLLECTIONS, &[#(#path),*]));
             let pk = #h::compose_pk(spec, &[#(#encoders),*]);
-            let query = #krate::Query::new(::core::option::Option::Some(spec.index_name), spec.pk_attribute, pk);
+            let query = #krate::Query::new(spec.index_name, spec.pk_attribute, pk);
             match spec.collection_prefixes.get(#depth - 1) {
                 // Clustered: the collection's own sort key prefix, closed
                 // by the separator so `tenantmembers` never matches
