@@ -59,6 +59,7 @@ mod error;
 pub mod expr;
 pub mod key;
 pub mod model;
+mod native_key;
 mod query;
 
 #[doc(hidden)]
@@ -71,8 +72,12 @@ pub use entity::{Entity, PrimaryKey, Readable};
 pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
-pub use model::{EntityModel, FieldModel, IndexKind, IndexModel, KeyModel, VersionType};
-pub use query::{Query, SortCondition};
+pub use model::{
+    EntityModel, FieldModel, IndexKind, IndexModel, KeyModel, NativeKeyModel, ScalarType,
+    VersionType,
+};
+pub use native_key::NativeKey;
+pub use query::{NativeCondition, NativeOp, Query, SortCondition};
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;

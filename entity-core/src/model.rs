@@ -43,6 +43,11 @@ impl EntityModel {
                     out.push(key.attribute);
                 }
             }
+            for key in index.multi_attribute {
+                if !out.contains(&key.attribute) {
+                    out.push(key.attribute);
+                }
+            }
         }
         out
     }
@@ -62,6 +67,17 @@ impl EntityModel {
             .chain(self.indexes)
             .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
             .any(|key| key.number && key.attribute == attribute)
+            || self.key_scalar(attribute) == Some(ScalarType::N)
+    }
+
+    /// The type of a multi-attribute key's attribute `attribute`, if it is
+    /// one (composed keys are `S`, or `N` when [`KeyModel::number`]).
+    pub fn key_scalar(&self, attribute: &str) -> Option<ScalarType> {
+        std::iter::once(&self.primary)
+            .chain(self.indexes)
+            .flat_map(|index| index.multi_attribute)
+            .find(|key| key.attribute == attribute)
+            .map(|key| key.scalar)
     }
 
     /// The index with this logical name (`"primary"` for the table).
@@ -108,6 +124,35 @@ pub struct IndexModel {
     pub pk: KeyModel,
     /// The sort key, if the index has one.
     pub sk: Option<KeyModel>,
+    /// A multi-attribute GSI's key: its partition attributes, then its sort
+    /// attributes, each a field's own attribute. Empty for a composed key.
+    /// When set, `pk` names the first partition attribute and `sk` is `None`.
+    pub multi_attribute: &'static [NativeKeyModel],
+}
+
+/// One attribute of a multi-attribute GSI key (`#[index(by_region(gsi =
+/// "gsi3", multi_attribute, pk(tenant_id, region), sk(status)))]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NativeKeyModel {
+    /// The attribute: the field's own.
+    pub attribute: &'static str,
+    /// The field it stores.
+    pub field: &'static str,
+    /// A sort (`RANGE`) attribute; otherwise a partition (`HASH`) one.
+    pub sort: bool,
+    /// Its DynamoDB type, from the field's type.
+    pub scalar: ScalarType,
+}
+
+/// A key attribute's DynamoDB type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarType {
+    /// A string.
+    S,
+    /// A number.
+    N,
+    /// Binary.
+    B,
 }
 
 /// One key attribute and how its value is composed.

@@ -31,6 +31,11 @@ pub const fn assert_key_part<T: KeyPart>() {}
 #[inline(always)]
 pub const fn assert_attribute<T: ToAttribute + FromAttribute>() {}
 
+/// Proves, with the error on the field, that a multi-attribute key field's
+/// type has a native key type (`S`, `N` or `B`).
+#[inline(always)]
+pub const fn assert_native_key<T: crate::NativeKey>() {}
+
 /// A chrono timestamp that can be a key: `DateTime<Utc>`, with the `chrono`
 /// feature. The derive checks chrono-looking composites against this, so
 /// the error says what to change.

@@ -94,9 +94,45 @@ pub struct Query<E> {
     pk_attribute: &'static str,
     pk: String,
     sort: Option<(&'static str, SortCondition)>,
+    /// A multi-attribute GSI's key condition, one clause per attribute;
+    /// empty for a composed key (then `pk` and `sort` hold it).
+    native: Vec<NativeCondition>,
     ascending: bool,
     limit: Option<u32>,
     entity: PhantomData<fn() -> E>,
+}
+
+/// One clause of a multi-attribute key condition: an attribute compared
+/// with native values (`S`, `N` or `B`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NativeCondition {
+    /// The key attribute.
+    pub attribute: &'static str,
+    /// The comparison.
+    pub op: NativeOp,
+    /// One value, or two for `Between`.
+    pub values: Vec<AttributeValue>,
+}
+
+/// A comparison in a multi-attribute key condition. Every partition
+/// attribute and a leading run of sort attributes take `Eq`; only the last
+/// sort attribute given may take another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NativeOp {
+    /// `#a = :a`
+    Eq,
+    /// `#a < :a`
+    Lt,
+    /// `#a <= :a`
+    Le,
+    /// `#a > :a`
+    Gt,
+    /// `#a >= :a`
+    Ge,
+    /// `#a BETWEEN :a AND :a_high`
+    Between,
+    /// `begins_with(#a, :a)`
+    BeginsWith,
 }
 
 impl<E> std::fmt::Debug for Query<E> {
@@ -106,6 +142,7 @@ impl<E> std::fmt::Debug for Query<E> {
             .field("index_name", &self.index_name)
             .field("pk", &(self.pk_attribute, &self.pk))
             .field("sort", &self.sort)
+            .field("native", &self.native)
             .field("ascending", &self.ascending)
             .field("limit", &self.limit)
             .finish()
@@ -119,6 +156,7 @@ impl<E> Clone for Query<E> {
             pk_attribute: self.pk_attribute,
             pk: self.pk.clone(),
             sort: self.sort.clone(),
+            native: self.native.clone(),
             ascending: self.ascending,
             limit: self.limit,
             entity: PhantomData,
@@ -133,6 +171,7 @@ impl<E> PartialEq for Query<E> {
             self.pk_attribute,
             &self.pk,
             &self.sort,
+            &self.native,
             self.ascending,
             self.limit,
         ) == (
@@ -140,6 +179,7 @@ impl<E> PartialEq for Query<E> {
             other.pk_attribute,
             &other.pk,
             &other.sort,
+            &other.native,
             other.ascending,
             other.limit,
         )
@@ -154,10 +194,52 @@ impl<E> Query<E> {
             pk_attribute,
             pk,
             sort: None,
+            native: Vec::new(),
             ascending: true,
             limit: None,
             entity: PhantomData,
         }
+    }
+
+    /// A query on a multi-attribute GSI: equality on each partition
+    /// attribute, in key order.
+    ///
+    /// ```
+    /// use entity_core::Query;
+    /// use aws_sdk_dynamodb::types::AttributeValue;
+    ///
+    /// struct Order;
+    /// let q: Query<Order> = Query::multi_attribute(
+    ///     "gsi3",
+    ///     vec![("tenant_id", AttributeValue::S("t1".into())), ("region", AttributeValue::S("eu".into()))],
+    /// );
+    /// assert_eq!(q.key_condition_expression(), "#k0 = :k0 AND #k1 = :k1");
+    /// assert_eq!(q.expression_attribute_names()["#k1"], "region");
+    /// ```
+    pub fn multi_attribute(
+        index_name: &'static str,
+        partition: Vec<(&'static str, AttributeValue)>,
+    ) -> Self {
+        let mut query = Self::new(Some(index_name), "", String::new());
+        for (attribute, value) in partition {
+            query.native.push(NativeCondition {
+                attribute,
+                op: NativeOp::Eq,
+                values: vec![value],
+            });
+        }
+        query
+    }
+
+    /// Whether this queries a multi-attribute GSI: the key condition is
+    /// [`Query::native_conditions`], not the partition key and sort condition.
+    pub fn is_multi_attribute(&self) -> bool {
+        !self.native.is_empty()
+    }
+
+    /// A multi-attribute key condition's clauses, in key order.
+    pub fn native_conditions(&self) -> &[NativeCondition] {
+        &self.native
     }
 
     /// Adds a sort key condition.
@@ -218,6 +300,9 @@ impl<E> Query<E> {
 
     /// `KeyConditionExpression`, with placeholders only.
     pub fn key_condition_expression(&self) -> String {
+        if self.is_multi_attribute() {
+            return self.native_key_condition();
+        }
         let sort = match &self.sort {
             None | Some((_, SortCondition::Nothing)) => return "#pk = :pk".to_owned(),
             Some((_, condition)) => condition,
@@ -237,6 +322,11 @@ impl<E> Query<E> {
 
     /// `ExpressionAttributeNames`.
     pub fn expression_attribute_names(&self) -> HashMap<String, String> {
+        if self.is_multi_attribute() {
+            return (self.native.iter().enumerate())
+                .map(|(i, c)| (format!("#k{i}"), c.attribute.to_owned()))
+                .collect();
+        }
         let mut names = HashMap::with_capacity(2);
         names.insert("#pk".to_owned(), self.pk_attribute.to_owned());
         if let Some((attribute, condition)) = &self.sort {
@@ -249,6 +339,16 @@ impl<E> Query<E> {
 
     /// `ExpressionAttributeValues`.
     pub fn expression_attribute_values(&self) -> HashMap<String, AttributeValue> {
+        if self.is_multi_attribute() {
+            let mut values = HashMap::new();
+            for (i, c) in self.native.iter().enumerate() {
+                for (j, value) in c.values.iter().enumerate() {
+                    let suffix = if j == 0 { "" } else { "_high" };
+                    values.insert(format!(":k{i}{suffix}"), value.clone());
+                }
+            }
+            return values;
+        }
         let mut values = HashMap::with_capacity(3);
         values.insert(":pk".to_owned(), AttributeValue::S(self.pk.clone()));
         let (first, second) = match self.sort.as_ref().map(|(_, c)| c) {
@@ -270,6 +370,24 @@ impl<E> Query<E> {
             values.insert(":sk2".to_owned(), AttributeValue::S(v.clone()));
         }
         values
+    }
+}
+
+impl<E> Query<E> {
+    /// `#k0 = :k0 AND #k1 = :k1 AND #k2 > :k2`: one clause per attribute.
+    fn native_key_condition(&self) -> String {
+        let clauses: Vec<String> = (self.native.iter().enumerate())
+            .map(|(i, c)| match c.op {
+                NativeOp::Eq => format!("#k{i} = :k{i}"),
+                NativeOp::Lt => format!("#k{i} < :k{i}"),
+                NativeOp::Le => format!("#k{i} <= :k{i}"),
+                NativeOp::Gt => format!("#k{i} > :k{i}"),
+                NativeOp::Ge => format!("#k{i} >= :k{i}"),
+                NativeOp::Between => format!("#k{i} BETWEEN :k{i} AND :k{i}_high"),
+                NativeOp::BeginsWith => format!("begins_with(#k{i}, :k{i})"),
+            })
+            .collect();
+        clauses.join(" AND ")
     }
 }
 
@@ -336,6 +454,32 @@ impl<E> KeyQuery<E> {
         self.prefix.push_str(then);
         self.complete = complete;
         self
+    }
+
+    /// Fixes the next sort attribute of a multi-attribute key.
+    pub fn native_eq(mut self, attribute: &'static str, value: AttributeValue) -> Self {
+        self.query.native.push(NativeCondition {
+            attribute,
+            op: NativeOp::Eq,
+            values: vec![value],
+        });
+        self
+    }
+
+    /// Ends a multi-attribute key condition with a comparison on the next
+    /// sort attribute.
+    pub fn native_compare(
+        mut self,
+        attribute: &'static str,
+        op: NativeOp,
+        values: Vec<AttributeValue>,
+    ) -> Query<E> {
+        self.query.native.push(NativeCondition {
+            attribute,
+            op,
+            values,
+        });
+        self.query
     }
 
     /// Sort order.

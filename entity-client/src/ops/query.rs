@@ -199,6 +199,9 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
 /// A query's keys, checked as DynamoDB would: a partition key that is
 /// empty or over 2048 bytes, a sort key value over 1024.
 fn check_query_keys<E>(query: &Query<E>) -> Result<(), ValidationError> {
+    if query.is_multi_attribute() {
+        return Ok(()); // native values: DynamoDB checks them
+    }
     let (pk_attribute, pk) = query.partition_key();
     check_key(pk_attribute, pk, true)?;
     let Some((sk_attribute, condition)) = query.sort_condition() else {
@@ -263,6 +266,15 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     let outside = || Error::InvalidCursor {
         reason: "its key lies outside the query",
     };
+    let allowed = E::key_attributes();
+    if query.is_multi_attribute() {
+        // The cursor's fingerprint holds the key condition; its key is checked
+        // to hold key attributes only.
+        return match key.keys().all(|name| allowed.contains(&name.as_str())) {
+            true => Ok(()),
+            false => Err(outside()),
+        };
+    }
     let (pk_attribute, pk) = query.partition_key();
     match key.get(pk_attribute) {
         Some(AttributeValue::S(value) | AttributeValue::N(value)) if value == pk => {}
@@ -276,7 +288,6 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
             _ => return Err(outside()),
         }
     }
-    let allowed = E::key_attributes();
     if key.keys().any(|name| !allowed.contains(&name.as_str())) {
         return Err(outside());
     }

@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
 };
-use entity_core::{EntityModel, IndexKind};
+use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::IntoFuture;
 use std::time::{Duration, Instant};
@@ -24,6 +24,11 @@ pub struct TableDesign {
     pub local: BTreeMap<String, String>,
     /// Key attributes stored as numbers (`N`); the others are strings.
     pub numbers: BTreeSet<String>,
+    /// Multi-attribute global indexes by name: their partition attributes,
+    /// then their sort attributes, in key order.
+    pub multi_attribute: BTreeMap<String, (Vec<String>, Vec<String>)>,
+    /// Key attributes stored as binary (`B`).
+    pub binaries: BTreeSet<String>,
 }
 
 impl TableDesign {
@@ -42,6 +47,8 @@ impl TableDesign {
             global: BTreeMap::new(),
             local: BTreeMap::new(),
             numbers: BTreeSet::new(),
+            multi_attribute: BTreeMap::new(),
+            binaries: BTreeSet::new(),
         };
         for model in models {
             let theirs = (
@@ -58,6 +65,9 @@ impl TableDesign {
             for index in model.indexes {
                 let name = index.index_name.unwrap_or(index.name).to_owned();
                 match index.kind {
+                    _ if !index.multi_attribute.is_empty() => {
+                        design.add_multi_attribute(model.name, &name, index)?;
+                    }
                     IndexKind::Local => {
                         let sk = index.sk.map(|k| k.attribute.to_owned()).unwrap_or_default();
                         if let Some(existing) = design.local.insert(name.clone(), sk.clone()) {
@@ -95,13 +105,48 @@ impl TableDesign {
             if model.is_number_key(attribute) {
                 self.numbers.insert(attribute.to_owned());
             }
+            if model.key_scalar(attribute) == Some(ScalarType::B) {
+                self.binaries.insert(attribute.to_owned());
+            }
         }
+    }
+
+    /// Records a multi-attribute GSI, failing where another entity keys it
+    /// differently.
+    fn add_multi_attribute(
+        &mut self,
+        entity: &str,
+        name: &str,
+        index: &IndexModel,
+    ) -> Result<(), ValidationError> {
+        let of = |sort: bool| -> Vec<String> {
+            (index.multi_attribute.iter())
+                .filter(|key| key.sort == sort)
+                .map(|key| key.attribute.to_owned())
+                .collect()
+        };
+        let keys = (of(false), of(true));
+        if self.global.contains_key(name) {
+            return Err(ValidationError::TableDesign(format!(
+                "global index {name} has a multi-attribute key and a composed one ({entity})"
+            )));
+        }
+        if let Some(existing) = self.multi_attribute.insert(name.to_owned(), keys.clone()) {
+            if existing != keys {
+                return Err(ValidationError::TableDesign(format!(
+                    "global index {name} is keyed on {existing:?} and on {keys:?} ({entity})"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The DynamoDB type of a key attribute.
     fn attribute_type(&self, name: &str) -> ScalarAttributeType {
         if self.numbers.contains(name) {
             ScalarAttributeType::N
+        } else if self.binaries.contains(name) {
+            ScalarAttributeType::B
         } else {
             ScalarAttributeType::S
         }
@@ -119,6 +164,9 @@ impl TableDesign {
         for (pk, sk) in self.global.values() {
             add(pk);
             sk.iter().for_each(&mut add);
+        }
+        for (pk, sk) in self.multi_attribute.values() {
+            pk.iter().chain(sk).for_each(&mut add);
         }
         self.local.values().for_each(add);
         names
@@ -141,6 +189,21 @@ fn schema(pk: &str, sk: Option<&String>) -> Result<Vec<KeySchemaElement>> {
         );
     }
     Ok(out)
+}
+
+/// Several `HASH` attributes, then several `RANGE` ones.
+fn multi_attribute_schema(pk: &[String], sk: &[String]) -> Result<Vec<KeySchemaElement>> {
+    let hash = pk.iter().map(|name| (name, KeyType::Hash));
+    let range = sk.iter().map(|name| (name, KeyType::Range));
+    hash.chain(range)
+        .map(|(name, key_type)| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(key_type)
+                .build()
+                .map_err(build_error)
+        })
+        .collect()
 }
 
 fn build_error(e: impl std::fmt::Display) -> Error {
@@ -219,6 +282,16 @@ impl CreateTable {
                 GlobalSecondaryIndex::builder()
                     .index_name(name)
                     .set_key_schema(Some(schema(pk, sk.as_ref())?))
+                    .projection(projection.clone())
+                    .build()
+                    .map_err(build_error)?,
+            );
+        }
+        for (name, (pk, sk)) in &design.multi_attribute {
+            request = request.global_secondary_indexes(
+                GlobalSecondaryIndex::builder()
+                    .index_name(name)
+                    .set_key_schema(Some(multi_attribute_schema(pk, sk)?))
                     .projection(projection.clone())
                     .build()
                     .map_err(build_error)?,

@@ -194,6 +194,8 @@ pub struct RawIndex {
     pub collection: Option<(Vec<String>, Span)>,
     /// `clustered` or `isolated`, where written.
     pub clustered: Option<(bool, Span)>,
+    /// `multi_attribute`: a GSI keyed on the fields' own attributes.
+    pub multi_attribute: Option<Span>,
 }
 
 #[derive(Default)]
@@ -222,7 +224,7 @@ const ENTITY_KEYS: [&str; 15] = [
     "isolated",
 ];
 const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
-const INDEX_KEYS: [&str; 8] = [
+const INDEX_KEYS: [&str; 9] = [
     "gsi",
     "lsi",
     "pk",
@@ -231,6 +233,7 @@ const INDEX_KEYS: [&str; 8] = [
     "collection",
     "clustered",
     "isolated",
+    "multi_attribute",
 ];
 const FIELD_KEYS: [&str; 3] = ["rename", "serde", "wide_int"];
 
@@ -304,6 +307,7 @@ fn read_index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawIndex>
         casing: None,
         collection: None,
         clustered: None,
+        multi_attribute: None,
     };
     let before = cx.error_count();
     meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
@@ -409,6 +413,14 @@ fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Re
             set_once(cx, meta, &mut key.number, Some(ident.span()));
             Ok(())
         }
+        // A field named `multi_attribute` is written `r#multi_attribute`.
+        Some(ident) if ident == "multi_attribute" => {
+            cx.error(
+                ident,
+                "`multi_attribute` is written on a global secondary index, beside `gsi = \"...\"`: `by_region(gsi = \"gsi3\", multi_attribute, pk(a, b), sk(c, d))`; the table's key and a local index's sort key are one attribute each",
+            );
+            Ok(())
+        }
         Some(ident) => {
             key.composites.push(ident.clone());
             Ok(())
@@ -426,6 +438,7 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
         "clustered" | "isolated" if is_flag(meta) => {
             layout(cx, meta, &mut index.clustered, "an index")
         }
+        "multi_attribute" => set_flag(cx, meta, &mut index.multi_attribute),
         _ => return unknown(cx, meta, "`#[index]`", &INDEX_KEYS),
     }
     Ok(())

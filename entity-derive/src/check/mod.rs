@@ -7,6 +7,7 @@ pub mod collection;
 mod formats;
 pub mod key_part;
 mod limits;
+mod multi_attribute;
 mod names;
 
 use crate::ctxt::Ctxt;
@@ -31,6 +32,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     composite_types(cx, entity);
     collection_rules(cx, entity);
     limits::check(cx, entity);
+    multi_attribute::check(cx, entity);
     formats::check(cx, entity);
     no_repeated_composite(cx, entity);
     unique_index_names(cx, entity);

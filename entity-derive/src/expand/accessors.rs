@@ -23,8 +23,12 @@ pub fn expand(entity: &Entity) -> TokenStream {
 fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
     let stage = crate::model::names::stage_type_name(entity, index);
     let stage_struct = stage_struct(entity, index, &stage);
-    let accessor = accessor_fn(entity, index, &stage);
     let common = common_stage_methods(entity, &stage);
+    if let Some(multi) = &index.multi_attribute {
+        let accessor = super::multi_attribute::accessor(entity, index, multi, &stage);
+        return quote!(#stage_struct #accessor #common);
+    }
+    let accessor = accessor_fn(entity, index, &stage);
     let stages = index
         .sk
         .as_ref()

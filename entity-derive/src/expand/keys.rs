@@ -192,7 +192,7 @@ fn primary_key_fn(entity: &Entity) -> TokenStream {
     }
 }
 
-fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+pub(super) fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut token| {

@@ -8,6 +8,7 @@ mod item;
 pub mod key_part;
 mod keys;
 mod model;
+mod multi_attribute;
 pub mod union;
 mod upgrade;
 pub mod value_casing;
@@ -21,11 +22,12 @@ use quote::quote;
 pub fn expand(entity: &Entity) -> TokenStream {
     let api = api(entity);
     let checks = keys::type_checks(entity);
+    let native_checks = multi_attribute::type_checks(entity);
     let upgrade = upgrade::checks(entity);
     let value_casing = value_casing::checks(entity);
     quote! {
         #api
-        const _: () = { #checks #upgrade #value_casing };
+        const _: () = { #checks #native_checks #upgrade #value_casing };
     }
 }
 
@@ -71,10 +73,13 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
     let mut seen: Vec<String> = Vec::new();
     let mut bounds = Vec::new();
     let composites = composite_field_set(entity);
+    let natives = native_field_set(entity);
     for (f, field) in entity.fields.iter().enumerate() {
         let ty = field.ty;
         let bound = if composites.contains(&f) {
             quote!(#krate::KeyPart)
+        } else if natives.contains(&f) && !field.serde {
+            quote!(#krate::ToAttribute + #krate::FromAttribute + #krate::NativeKey)
         } else if field.serde {
             continue;
         } else {
@@ -98,6 +103,16 @@ pub fn composite_field_set(entity: &Entity) -> Vec<usize> {
         .chain(&entity.indexes)
         .flat_map(|index| index.keys().map(|(_, key)| key))
         .flat_map(|key| key.composites.iter().map(|c| c.field))
+        .collect()
+}
+
+/// The fields that are an attribute of a multi-attribute key.
+pub fn native_field_set(entity: &Entity) -> Vec<usize> {
+    entity
+        .indexes
+        .iter()
+        .filter_map(|index| index.multi_attribute.as_ref())
+        .flat_map(|multi| multi.attributes().map(|(a, _)| a.field))
         .collect()
 }
 
@@ -131,6 +146,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                     kind: #krate::IndexKind::Primary,
                     pk: #krate::KeyModel { attribute: "", composites: &[], template: "", number: false },
                     sk: ::core::option::Option::None,
+                    multi_attribute: &[],
                 },
                 indexes: &[],
                 fields: &[],

@@ -71,6 +71,7 @@ fn index(entity: &Entity, index: &Index) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let multi_attribute = native_keys(entity, index);
     quote! {
         #krate::IndexModel {
             name: #name,
@@ -78,6 +79,7 @@ fn index(entity: &Entity, index: &Index) -> TokenStream {
             kind: #krate::IndexKind::#kind,
             pk: #pk,
             sk: #sk,
+            multi_attribute: &[#(#multi_attribute),*],
         }
     }
 }
@@ -94,4 +96,27 @@ fn key(entity: &Entity, key: &Key) -> TokenStream {
     quote! {
         #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number }
     }
+}
+
+/// A multi-attribute index's attributes, each typed by its field's type.
+fn native_keys(entity: &Entity, index: &Index) -> Vec<TokenStream> {
+    let krate = &entity.krate;
+    let Some(multi) = &index.multi_attribute else {
+        return Vec::new();
+    };
+    multi
+        .attributes()
+        .map(|(a, sort)| {
+            let field = &entity.fields[a.field];
+            let (attribute, name, ty) = (&field.attribute, field.ident.to_string(), field.ty);
+            quote! {
+                #krate::NativeKeyModel {
+                    attribute: #attribute,
+                    field: #name,
+                    sort: #sort,
+                    scalar: <#ty as #krate::NativeKey>::SCALAR,
+                }
+            }
+        })
+        .collect()
 }

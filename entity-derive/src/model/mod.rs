@@ -4,6 +4,7 @@
 
 pub mod collection;
 pub mod key_part;
+pub mod multi_attribute;
 pub mod names;
 pub mod stops;
 
@@ -74,6 +75,9 @@ pub struct Index {
     pub collection: Option<CollectionDecl>,
     /// `clustered`/`isolated` as written, for the collection rules.
     pub layout_written: Option<Span>,
+    /// `multi_attribute`: a GSI keyed on fields' own attributes. Then `pk`
+    /// is a placeholder, `sk` is `None` and [`Index::keys`] yields nothing.
+    pub multi_attribute: Option<multi_attribute::MultiAttribute>,
 }
 
 /// `collection = ...` on an index.
@@ -309,8 +313,12 @@ impl Key {
 }
 
 impl Index {
+    /// The composed keys: none for a multi-attribute index.
     pub fn keys(&self) -> impl Iterator<Item = (&'static str, &Key)> {
-        std::iter::once(("pk", &self.pk)).chain(self.sk.iter().map(|k| ("sk", k)))
+        let composed = self.multi_attribute.is_none();
+        std::iter::once(("pk", &self.pk))
+            .chain(self.sk.iter().map(|k| ("sk", k)))
+            .filter(move |_| composed)
     }
 }
 
@@ -463,6 +471,7 @@ fn build_primary(
         collection,
         // A malformed `collection = ...` has been reported already.
         layout_written: raw.clustered.filter(|_| !raw.entity_errors).map(|c| c.1),
+        multi_attribute: None,
     }
 }
 
@@ -480,6 +489,15 @@ fn build_index(
     let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
     let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
+    match raw.multi_attribute {
+        Some(span) if kind == IndexKind::Local => multi_attribute::refuse_on_local_index(cx, span),
+        Some(_) => {
+            return Some(multi_attribute_index(
+                cx, naming, raw, name, kind, physical, collection,
+            ))
+        }
+        None => {}
+    }
     let pk = match (&raw.pk, kind) {
         (Some(key), _) => naming.key(cx, key, &default_attr("pk"), casing, pk_role),
         (None, IndexKind::Local) => primary.pk.clone(),
@@ -505,7 +523,32 @@ fn build_index(
         collection,
         // A malformed `collection = ...` has been reported already.
         layout_written: raw.clustered.filter(|_| !raw.had_errors).map(|c| c.1),
+        multi_attribute: None,
     })
+}
+
+/// A multi-attribute GSI: no composed keys.
+fn multi_attribute_index(
+    cx: &Ctxt,
+    naming: &Naming,
+    raw: &attr::RawIndex,
+    name: Ident,
+    kind: IndexKind,
+    physical: LitStr,
+    collection: Option<CollectionDecl>,
+) -> Index {
+    let (multi, pk) = multi_attribute::build(cx, naming, raw);
+    Index {
+        name,
+        kind,
+        physical: Some(physical),
+        pk,
+        sk: None,
+        pk_written: true,
+        collection,
+        layout_written: None,
+        multi_attribute: Some(multi),
+    }
 }
 
 /// `gsi = "..."` or `lsi = "..."`: which kind of index, and its name.
