@@ -3,6 +3,7 @@
 //! stored keys of the seed documents, and its access pattern run on the
 //! embedded server.
 
+use chrono::{DateTime, Utc};
 use entity_client::{Client, Entity, Item};
 use entity_tests::harness::table;
 
@@ -221,16 +222,24 @@ struct Master {
     code: String,
 }
 
-/// `PK: LOG#<tenantCode>#<year-month>`, `SK: <timestamp>#<eventId>` (the
-/// month is a stored field here; deriving it is another piece of work).
+/// `PK: LOG#<tenantCode>#<year-month>`, `SK: <timestamp>#<eventId>`: the
+/// month is a derived part of `at`, never stored as a field of its own. The
+/// sort key holds our fixed-width timestamp text (nine fractional digits),
+/// which sorts as the instants do.
 #[derive(Entity, Debug, Clone, PartialEq)]
-#[pk(format = "LOG#{tenant_code}#{month}")]
+#[pk(format = "LOG#{tenant_code}#{at:month}")]
 #[sk(format = "{at}#{event_id}")]
 struct Log {
     tenant_code: String,
-    month: String,
-    at: String,
+    at: DateTime<Utc>,
     event_id: String,
+}
+
+/// A UTC instant from RFC 3339 text.
+fn utc(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text)
+        .unwrap()
+        .with_timezone(&Utc)
 }
 
 /// The stored keys of an item: `pk`, `sk` and every index key attribute.
@@ -703,17 +712,36 @@ fn seed_004_stored_keys() {
     );
     let l = Log {
         tenant_code: "tenant001".into(),
-        month: "2024-01".into(),
-        at: "2024-01-15T10:30:00Z".into(),
+        at: utc("2024-01-15T10:30:00Z"),
         event_id: "evt001".into(),
     };
     assert_eq!(
         (l.pk(), l.sk()),
         (
             "LOG#tenant001#2024-01".into(),
-            "2024-01-15T10:30:00Z#evt001".into()
+            "2024-01-15T10:30:00.000000000Z#evt001".into()
         )
     );
+    let item = l.to_item().unwrap();
+    assert_eq!(
+        keys(&item, &["pk", "sk"]),
+        [
+            "LOG#tenant001#2024-01",
+            "2024-01-15T10:30:00.000000000Z#evt001"
+        ]
+    );
+    // The month is derived, not stored: the item holds `at` and no `month`.
+    assert!(!item.contains_key("month"));
+    assert_eq!(Log::pk_of("tenant001", utc("2024-01-31T23:59:59Z")), l.pk());
+    // The parser gives back the bucket's text: a month does not hold the
+    // instant.
+    assert_eq!(
+        Log::parse_pk("LOG#tenant001#2024-01").unwrap(),
+        ("tenant001".to_owned(), "2024-01".to_owned())
+    );
+    assert!(Log::is_pk("LOG#tenant001#2024-01"));
+    assert!(!Log::is_pk("LOG#tenant001#2024-13"));
+    assert!(!Log::is_pk("LOG#tenant001#2024-01-15"));
 }
 
 #[tokio::test]
@@ -824,20 +852,34 @@ async fn seed_004_access_patterns() {
     for (at, id) in [
         ("2024-01-15T10:30:00Z", "evt001"),
         ("2024-01-15T10:31:00Z", "evt002"),
+        ("2024-02-01T00:00:00Z", "evt003"),
     ] {
         let l = Log {
             tenant_code: "tenant001".into(),
-            month: "2024-01".into(),
-            at: at.into(),
+            at: utc(at),
             event_id: id.into(),
         };
         client.put(&l).await.unwrap();
     }
+    // The accessor takes an instant and queries its month's partition.
     let late = query_all(
         client,
-        Log::primary("tenant001", "2024-01").at_gte("2024-01-15T10:31"),
+        Log::primary("tenant001", utc("2024-01-20T00:00:00Z")).at_gte(utc("2024-01-15T10:31:00Z")),
     )
     .await;
     assert_eq!(late.len(), 1);
     assert_eq!(late[0].event_id, "evt002");
+    assert_eq!(late[0].at, utc("2024-01-15T10:31:00Z"));
+    let february = query_all(
+        client,
+        Log::primary("tenant001", utc("2024-02-10T00:00:00Z")),
+    )
+    .await;
+    assert_eq!(
+        february
+            .iter()
+            .map(|l| l.event_id.as_str())
+            .collect::<Vec<_>>(),
+        ["evt003"]
+    );
 }

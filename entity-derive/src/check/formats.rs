@@ -1,8 +1,9 @@
 //! The key language's rules: every format parses back one way, `unpadded`
-//! is for integers, and a number-typed key holds one integer.
+//! is for integers, derived parts for timestamps, and a number-typed key
+//! holds one integer.
 
 use crate::ctxt::Ctxt;
-use crate::model::stops::is_integer;
+use crate::model::stops::{is_integer, is_timestamp};
 use crate::model::{Entity, Key, Piece};
 
 pub fn check(cx: &Ctxt, entity: &Entity) {
@@ -14,6 +15,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
             }
             unambiguous(cx, entity, key);
             unpadded_integers(cx, entity, key);
+            derived_timestamps(cx, entity, key);
             number_key(cx, entity, key);
         }
     }
@@ -43,6 +45,24 @@ fn unpadded_integers(cx: &Ctxt, entity: &Entity, key: &Key) {
             let name = field.ident;
             cx.error(format, format!(
                 "`{{{name}:unpadded}}` needs an integer field: only integers have a plain decimal form; write `{{{name}}}`"
+            ));
+        }
+    }
+}
+
+/// A derived part is a bucket of an instant (`{t:month}`); other types have
+/// no such bucket.
+fn derived_timestamps(cx: &Ctxt, entity: &Entity, key: &Key) {
+    let Some(format) = &key.format else { return };
+    for c in &key.composites {
+        let (Some(unit), field) = (c.bucket, &entity.fields[c.field]) else {
+            continue;
+        };
+        if !is_timestamp(field) {
+            let (name, ty, unit) = (field.ident, &field.ty, unit.name());
+            let ty = quote::quote!(#ty).to_string();
+            cx.error(format, format!(
+                "`{{{name}:{unit}}}` needs a timestamp field (`chrono::DateTime<Utc>` or `time::OffsetDateTime`), but `{name}` is a `{ty}`: a derived part writes the {unit} of an instant; write `{{{name}}}`"
             ));
         }
     }

@@ -229,11 +229,17 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
 }
 
 /// The composite's key part type and how an argument becomes one: itself,
-/// or wrapped to be written as plain decimal.
+/// wrapped to be written as plain decimal, or as its bucket (`{t:month}`,
+/// so a derived part compares buckets: fixed width, sorting as time).
 fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStream, TokenStream) {
     let krate = &entity.krate;
     let ty = entity.fields[sk.composites[k].field].ty;
-    if sk.composites[k].unpadded {
+    if let Some(unit) = sk.composites[k].bucket {
+        (
+            unit.key_part(krate),
+            quote!(#krate::__private::BucketArg::<#ty, _>::new(&#arg)),
+        )
+    } else if sk.composites[k].unpadded {
         (
             quote!(#krate::__private::Unpadded<#ty>),
             quote!(#krate::__private::PlainArg::<#ty, _>::new(&#arg)),

@@ -128,25 +128,37 @@ fn key_fields(entity: &Entity) -> TokenStream {
     }
 }
 
-/// The attributes of one table key's composites, when the key parses.
+/// The attributes of one table key's composites, when the key parses. A
+/// derived part (`{t:month}`) gives back no field: a bucket is not the
+/// instant.
 fn key_fields_of(entity: &Entity, which: &str, key: &Key) -> TokenStream {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
-    let names = key.composites.iter().map(|c| entity.fields[c.field].ident);
-    let inserts = key.composites.iter().map(|c| {
-        let field = &entity.fields[c.field];
-        let (name, attribute) = (field.ident, &field.attribute);
-        let value = if field.serde {
-            quote!(#private::to_serde_attribute(&#name))
-        } else {
-            quote!(#krate::ToAttribute::to_attribute(&#name))
-        };
-        quote! {
-            if let ::core::result::Result::Ok(::core::option::Option::Some(value)) = #value {
-                __entity_item.insert(::std::string::ToString::to_string(#attribute), value);
-            }
+    let names = key.composites.iter().map(|c| match c.bucket {
+        Some(_) => quote!(_),
+        None => {
+            let ident = entity.fields[c.field].ident;
+            quote!(#ident)
         }
     });
+    let inserts = key
+        .composites
+        .iter()
+        .filter(|c| c.bucket.is_none())
+        .map(|c| {
+            let field = &entity.fields[c.field];
+            let (name, attribute) = (field.ident, &field.attribute);
+            let value = if field.serde {
+                quote!(#private::to_serde_attribute(&#name))
+            } else {
+                quote!(#krate::ToAttribute::to_attribute(&#name))
+            };
+            quote! {
+                if let ::core::result::Result::Ok(::core::option::Option::Some(value)) = #value {
+                    __entity_item.insert(::std::string::ToString::to_string(#attribute), value);
+                }
+            }
+        });
     let parse = super::key_names(&entity.primary, which).parse;
     let text = if which == "pk" {
         quote!(::core::option::Option::Some(key.pk.as_str()))

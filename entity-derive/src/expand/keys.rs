@@ -52,7 +52,11 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
             let (ident, ty) = (field.ident, field.ty);
-            if key.composites[c].unpadded {
+            if let Some(unit) = key.composites[c].bucket {
+                let bucket = unit.key_part(krate);
+                quote!(#krate::KeyArg::<#bucket>::encode_arg(
+                    &#krate::__private::BucketArg::<#ty, _>::new(&#ident), &mut __entity_key);)
+            } else if key.composites[c].unpadded {
                 quote!(#krate::KeyArg::<#krate::__private::Unpadded<#ty>>::encode_arg(
                     &#krate::__private::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
             } else {
@@ -110,12 +114,19 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
 }
 
 /// `parse_pk`: the composites back from a key, reading its template in
-/// order.
+/// order. A derived part (`{t:month}`) gives back its bucket text as a
+/// `String`: the bucket does not hold the instant.
 fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Ident) -> TokenStream {
     let krate = &entity.krate;
     let fields = composite_fields(entity, key);
     let field_idents = fields.iter().map(|f| f.ident);
-    let types = fields.iter().map(|f| f.ty);
+    let types = key.composites.iter().map(|c| match c.bucket {
+        Some(_) => quote!(::std::string::String),
+        None => {
+            let ty = entity.fields[c.field].ty;
+            quote!(#ty)
+        }
+    });
     let template = key.template(&entity.fields);
     let attribute = &key.attribute;
     let which_text = if index.physical.is_none() {
@@ -135,7 +146,10 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
                 Ok(Stop::First(c)) => quote!(#krate::key::Stop::First(#c)),
                 Err(_) => quote!(#krate::key::Stop::First('#')),
             };
-            if key.composites[c].unpadded {
+            if let Some(unit) = key.composites[c].bucket {
+                let bucket = unit.key_part(krate);
+                quote!(let #ident: ::std::string::String = __entity_reader.value::<#bucket>(#stop)?.0;)
+            } else if key.composites[c].unpadded {
                 quote!(let #ident: #ty = __entity_reader.value::<#krate::__private::Unpadded<#ty>>(#stop)?.0;)
             } else {
                 quote!(let #ident: #ty = __entity_reader.value::<#ty>(#stop)?;)

@@ -3,6 +3,7 @@
 //! of literal and field segments. Each node keeps its source span.
 
 pub mod collection;
+pub mod derived;
 pub mod key_part;
 pub mod multi_attribute;
 pub mod names;
@@ -127,6 +128,8 @@ pub struct Composite {
     /// Written as plain decimal (`{n:unpadded}`, or a number-typed key):
     /// such text does not sort numerically.
     pub unpadded: bool,
+    /// `{t:month}`: a bucket of a timestamp, written in place of its value.
+    pub bucket: Option<derived::TimeUnit>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,6 +195,10 @@ impl Key {
                 Piece::Value(c) => {
                     out.push('{');
                     out.push_str(&fields[self.composites[c].field].ident.to_string());
+                    if let Some(unit) = self.composites[c].bucket {
+                        out.push(':');
+                        out.push_str(unit.name());
+                    }
                     out.push('}');
                 }
             }
@@ -232,6 +239,9 @@ impl Entity<'_> {
                 // refused; the fallback writes it as usual.
                 for c in &mut key.composites {
                     c.unpadded &= stops::is_integer(&fields[c.field]);
+                    if !stops::is_timestamp(&fields[c.field]) {
+                        c.bucket = None;
+                    }
                 }
                 let mut seen = Vec::new();
                 key.remove_composites(|c| {
@@ -260,7 +270,7 @@ impl Entity<'_> {
 impl Key {
     /// Appends a segment holding `field`'s value after `label`.
     fn push_field(&mut self, label: String, field: usize, token: Span) {
-        self.push_value(label, field, token, false, false);
+        self.push_value(label, field, token, false, false, None);
     }
 
     /// Appends `field`'s value after `label`, as a new segment or `glued`
@@ -272,6 +282,7 @@ impl Key {
         token: Span,
         glued: bool,
         unpadded: bool,
+        bucket: Option<derived::TimeUnit>,
     ) {
         self.segments.push(Segment::Field {
             label,
@@ -282,6 +293,7 @@ impl Key {
             field,
             token,
             unpadded,
+            bucket,
         });
     }
 
@@ -436,12 +448,8 @@ fn build_primary(
     input: &syn::DeriveInput,
     entity_casing: Casing,
 ) -> Index {
-    // `#[entity(collection = ...)]`: the table's keys join a collection.
-    let collection = collection_decl(&raw.collection, raw.clustered, entity_casing);
-    let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
-    let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let pk = match &raw.pk {
-        Some(key) => naming.key(cx, key, "pk", entity_casing, pk_role),
+        Some(key) => naming.key(cx, key, "pk", entity_casing, Role::Plain),
         // A `#[pk]` that failed to parse has been reported already; the
         // fallback goes on with an empty key.
         None => {
@@ -460,7 +468,7 @@ fn build_primary(
     let sk = raw
         .sk
         .as_ref()
-        .map(|key| naming.key(cx, key, "sk", entity_casing, sk_role));
+        .map(|key| naming.key(cx, key, "sk", entity_casing, Role::Plain));
     Index {
         name: Ident::new("primary", Span::call_site()),
         kind: IndexKind::Primary,
@@ -468,9 +476,8 @@ fn build_primary(
         pk,
         sk,
         pk_written: true,
-        collection,
-        // A malformed `collection = ...` has been reported already.
-        layout_written: raw.clustered.filter(|_| !raw.entity_errors).map(|c| c.1),
+        collection: None,
+        layout_written: None,
         multi_attribute: None,
     }
 }
@@ -485,7 +492,7 @@ fn build_index(
     let name = raw.name.clone();
     let (kind, physical) = physical_index(cx, raw)?;
     let casing = raw.casing.map_or(entity_casing, |c| c.0);
-    let collection = collection_decl(&raw.collection, raw.clustered, casing);
+    let collection = collection_decl(raw, casing);
     let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
     let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
@@ -573,18 +580,13 @@ fn physical_index(cx: &Ctxt, raw: &attr::RawIndex) -> Option<(IndexKind, LitStr)
     Some((kind, physical))
 }
 
-/// Reads `collection` and `clustered`/`isolated` (of an index, or of the
-/// table's keys).
-fn collection_decl(
-    collection: &Option<(Vec<String>, Span)>,
-    clustered: Option<(bool, Span)>,
-    casing: Casing,
-) -> Option<CollectionDecl> {
-    let (path, span) = collection.as_ref()?;
+/// Reads `collection` and `clustered`/`isolated`.
+fn collection_decl(raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
+    let (path, span) = raw.collection.as_ref()?;
     Some(CollectionDecl {
         path: path.clone(),
         cased: path.iter().map(|p| casing.apply(p)).collect(),
-        clustered: clustered.is_some_and(|(c, _)| c),
+        clustered: raw.clustered.is_some_and(|(c, _)| c),
         span: *span,
     })
 }
@@ -788,7 +790,8 @@ impl<'n, 'a> Naming<'n, 'a> {
         }
     }
 
-    /// `field` or `field:unpadded` inside braces.
+    /// `field`, `field:unpadded` or a derived part (`field:month`) inside
+    /// braces.
     fn parse_field(
         &self,
         cx: &Ctxt,
@@ -798,13 +801,20 @@ impl<'n, 'a> Naming<'n, 'a> {
         glued: bool,
         key: &mut Key,
     ) {
-        let (name, unpadded) = match name.split_once(':') {
-            Some((name, "unpadded")) => (name, true),
-            Some((_, option)) => {
-                cx.error(format, format!("unknown field option `{option}` in key format: the one option is `{{field:unpadded}}`"));
-                return;
-            }
-            None => (name, false),
+        let (name, unpadded, bucket) = match name.split_once(':') {
+            Some((name, "unpadded")) => (name, true, None),
+            Some((name, option)) => match derived::TimeUnit::from_name(option) {
+                Some(unit) => (name, false, Some(unit)),
+                None => {
+                    let options = ["unpadded", "year", "month", "day", "hour"];
+                    cx.error(format, format!(
+                        "unknown field option `{option}` in key format{}: the options are `{{field:unpadded}}` for integers and the derived parts `{{field:year}}`, `{{field:month}}`, `{{field:day}}`, `{{field:hour}}` for timestamps",
+                        did_you_mean(option, options.into_iter())
+                    ));
+                    return;
+                }
+            },
+            None => (name, false, None),
         };
         // `{type}` names the field `r#type`.
         let parsed: syn::Result<Ident> =
@@ -822,7 +832,14 @@ impl<'n, 'a> Naming<'n, 'a> {
         let Some(field) = self.field(cx, &ident) else {
             return;
         };
-        key.push_value(label.to_owned(), field, format.span(), glued, unpadded);
+        key.push_value(
+            label.to_owned(),
+            field,
+            format.span(),
+            glued,
+            unpadded,
+            bucket,
+        );
     }
 }
 

@@ -72,6 +72,12 @@ pub fn is_integer(field: &Field) -> bool {
     matches!(Alphabet::of(field), Alphabet::Unsigned | Alphabet::Signed)
 }
 
+/// Whether a field is a timestamp (what derived parts such as `{t:month}`
+/// take).
+pub fn is_timestamp(field: &Field) -> bool {
+    Alphabet::of(field) == Alphabet::Timestamp
+}
+
 impl Key {
     /// How the parser finds the end of composite `k`'s value.
     pub fn stop_after(&self, fields: &[Field], k: usize) -> Result<Stop, Ambiguous> {
