@@ -448,8 +448,12 @@ fn build_primary(
     input: &syn::DeriveInput,
     entity_casing: Casing,
 ) -> Index {
+    // `#[entity(collection = ...)]`: the table's keys join a collection.
+    let collection = collection_decl(&raw.collection, raw.clustered, entity_casing);
+    let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
+    let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let pk = match &raw.pk {
-        Some(key) => naming.key(cx, key, "pk", entity_casing, Role::Plain),
+        Some(key) => naming.key(cx, key, "pk", entity_casing, pk_role),
         // A `#[pk]` that failed to parse has been reported already; the
         // fallback goes on with an empty key.
         None => {
@@ -468,7 +472,7 @@ fn build_primary(
     let sk = raw
         .sk
         .as_ref()
-        .map(|key| naming.key(cx, key, "sk", entity_casing, Role::Plain));
+        .map(|key| naming.key(cx, key, "sk", entity_casing, sk_role));
     Index {
         name: Ident::new("primary", Span::call_site()),
         kind: IndexKind::Primary,
@@ -476,8 +480,9 @@ fn build_primary(
         pk,
         sk,
         pk_written: true,
-        collection: None,
-        layout_written: None,
+        collection,
+        // A malformed `collection = ...` has been reported already.
+        layout_written: raw.clustered.filter(|_| !raw.entity_errors).map(|c| c.1),
         multi_attribute: None,
     }
 }
@@ -492,7 +497,7 @@ fn build_index(
     let name = raw.name.clone();
     let (kind, physical) = physical_index(cx, raw)?;
     let casing = raw.casing.map_or(entity_casing, |c| c.0);
-    let collection = collection_decl(raw, casing);
+    let collection = collection_decl(&raw.collection, raw.clustered, casing);
     let pk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionPk);
     let sk_role = collection.as_ref().map_or(Role::Plain, Role::CollectionSk);
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
@@ -580,13 +585,18 @@ fn physical_index(cx: &Ctxt, raw: &attr::RawIndex) -> Option<(IndexKind, LitStr)
     Some((kind, physical))
 }
 
-/// Reads `collection` and `clustered`/`isolated`.
-fn collection_decl(raw: &attr::RawIndex, casing: Casing) -> Option<CollectionDecl> {
-    let (path, span) = raw.collection.as_ref()?;
+/// Reads `collection` and `clustered`/`isolated` (of an index, or of the
+/// table's keys).
+fn collection_decl(
+    collection: &Option<(Vec<String>, Span)>,
+    clustered: Option<(bool, Span)>,
+    casing: Casing,
+) -> Option<CollectionDecl> {
+    let (path, span) = collection.as_ref()?;
     Some(CollectionDecl {
         path: path.clone(),
         cased: path.iter().map(|p| casing.apply(p)).collect(),
-        clustered: raw.clustered.is_some_and(|(c, _)| c),
+        clustered: clustered.is_some_and(|(c, _)| c),
         span: *span,
     })
 }
