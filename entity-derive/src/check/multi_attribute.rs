@@ -18,11 +18,11 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
         within_limits(cx, multi);
         no_key_text_options(cx, multi);
         no_repeated_attribute(cx, entity, multi);
-        if let Some(collection) = &index.collection {
+        if let Some(collection) = multi.collection {
             // Collection members share a composed partition key; a native key
             // holds one field's value per attribute, with no entity segment.
             cx.error_at(
-                collection.span,
+                collection,
                 "a multi-attribute index cannot be a collection: collection keys are composed strings; use a composed key, or drop `collection`",
             );
         }
@@ -31,7 +31,8 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
 
 /// A key schema needs a `HASH` attribute.
 fn has_a_partition(cx: &Ctxt, multi: &MultiAttribute) {
-    if multi.pk.is_empty() {
+    // A refused `format` lists no fields: that error is enough.
+    if multi.pk.is_empty() && multi.refused_options.is_empty() {
         cx.error_at(
             multi.pk_span,
             "a multi-attribute key needs at least one partition attribute: `pk(tenant_id, ...)`",

@@ -503,11 +503,7 @@ fn build_index(
     let default_attr = |suffix: &str| format!("{}{suffix}", physical.value());
     match raw.multi_attribute {
         Some(span) if kind == IndexKind::Local => multi_attribute::refuse_on_local_index(cx, span),
-        Some(_) => {
-            return Some(multi_attribute_index(
-                cx, naming, raw, name, kind, physical, collection,
-            ))
-        }
+        Some(_) => return Some(multi_attribute_index(cx, naming, raw, name, kind, physical)),
         None => {}
     }
     let pk = match (&raw.pk, kind) {
@@ -547,7 +543,6 @@ fn multi_attribute_index(
     name: Ident,
     kind: IndexKind,
     physical: LitStr,
-    collection: Option<CollectionDecl>,
 ) -> Index {
     let (multi, pk) = multi_attribute::build(cx, naming, raw);
     Index {
@@ -557,7 +552,8 @@ fn multi_attribute_index(
         pk,
         sk: None,
         pk_written: true,
-        collection,
+        // Refused by the checks (`MultiAttribute::collection`).
+        collection: None,
         layout_written: None,
         multi_attribute: Some(multi),
     }

@@ -18,6 +18,8 @@ pub struct MultiAttribute {
     pub sk: Vec<NativeAttribute>,
     /// The `pk(...)` token (for an empty partition).
     pub pk_span: Span,
+    /// `collection = ...`, which a native key cannot join.
+    pub collection: Option<Span>,
     /// Options written on its keys that a native key has no use for:
     /// their token and name (`format`, `casing`, `attr`, ...).
     pub refused_options: Vec<(Span, &'static str)>,
@@ -77,6 +79,7 @@ pub(super) fn build(cx: &Ctxt, naming: &Naming, raw: &RawIndex) -> (MultiAttribu
     );
     key.number = None;
     let multi = MultiAttribute {
+        collection: raw.collection.as_ref().map(|c| c.1),
         pk,
         sk,
         pk_span,

@@ -1,0 +1,13 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "shop")]
+#[pk(id)]
+#[index(by_tenant(gsi = "gsi3", multi_attribute, pk(format = "T#{tenant}"), sk(region)))]
+struct Order {
+    id: String,
+    tenant: String,
+    region: String,
+}
+
+fn main() {}
