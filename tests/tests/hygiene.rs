@@ -59,6 +59,47 @@ mod shadowed {
         pub group: std::string::String,
     }
 
+    /// The key language's generated paths: text after a field, unpadded
+    /// and number-typed composites, a derived part, a multi-attribute
+    /// index, an upgrade.
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(format = "LOG#{tenant}#{at:month}")]
+    #[sk(format = "EV#{id}@{rev:unpadded}")]
+    #[index(by_seq(gsi = "gsi2", pk(seq, number)))]
+    #[index(by_region(gsi = "gsi3", multi_attribute, pk(tenant), sk(rev)))]
+    pub struct Event {
+        pub tenant: std::string::String,
+        pub at: chrono::DateTime<chrono::Utc>,
+        pub id: std::string::String,
+        pub rev: u32,
+        pub seq: u64,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", name = "Doc", version = 1)]
+    #[pk(id)]
+    pub struct DocV1 {
+        pub id: std::string::String,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", name = "Doc", version = 2, upgrade_from = DocV1)]
+    #[pk(id)]
+    pub struct Doc {
+        pub id: std::string::String,
+        pub title: core::option::Option<std::string::String>,
+    }
+
+    impl From<DocV1> for Doc {
+        fn from(old: DocV1) -> Self {
+            Doc {
+                id: old.id,
+                title: core::option::Option::None,
+            }
+        }
+    }
+
     #[derive(Collection, Debug, PartialEq)]
     #[collection(name = "group", pk(group: std::string::String))]
     pub enum Group {
@@ -98,4 +139,28 @@ fn shadowed_names_do_not_break_collections() {
     let decoded = shadowed::Group::decode(left.to_item().unwrap()).unwrap();
     assert_eq!(decoded, Some(shadowed::Group::Lefts(left)));
     assert_eq!(shadowed::Group::query("g").index_name(), Some("gsi9"));
+}
+
+#[test]
+fn key_language_paths_compile_and_compose_where_names_are_shadowed() {
+    use chrono::TimeZone;
+    use entity_core::Entity;
+    let event = shadowed::Event {
+        tenant: "t1".into(),
+        at: chrono::Utc
+            .with_ymd_and_hms(2024, 1, 15, 10, 30, 0)
+            .unwrap(),
+        id: "a@b".into(),
+        rev: 3,
+        seq: 7,
+    };
+    assert_eq!(event.pk(), "LOG#t1#2024-01");
+    assert_eq!(event.sk(), "EV#a@b@3");
+    assert_eq!(
+        shadowed::Event::from_item(event.to_item().unwrap()).unwrap(),
+        event
+    );
+    let old = shadowed::DocV1 { id: "d".into() };
+    let doc = shadowed::Doc::from_item(old.to_item().unwrap()).unwrap();
+    assert_eq!(doc.title, None);
 }
