@@ -4,6 +4,9 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_client::{Collection, Entity, Error};
+mod common;
+
+use common::stored_at;
 use entity_tests::harness;
 use std::collections::HashMap;
 
@@ -87,24 +90,6 @@ fn task() -> Task {
     }
 }
 
-async fn stored(
-    client: &entity_client::Client,
-    pk: &str,
-    sk: &str,
-) -> HashMap<String, AttributeValue> {
-    client
-        .sdk()
-        .get_item()
-        .table_name(client.table())
-        .key("pk", AttributeValue::S(pk.into()))
-        .key("sk", AttributeValue::S(sk.into()))
-        .send()
-        .await
-        .expect("get")
-        .item
-        .expect("stored item")
-}
-
 fn s(item: &HashMap<String, AttributeValue>, name: &str) -> String {
     item[name].as_s().expect("a string").clone()
 }
@@ -140,7 +125,7 @@ async fn stores_exactly_the_keys_of_seed_002s_table() {
         ),
     ];
     for (pk, sk, gsi1pk, gsi1sk, entity) in rows {
-        let item = stored(&t.client, pk, sk).await;
+        let item = stored_at(&t.client, pk, sk).await;
         assert_eq!(s(&item, "gsi1pk"), gsi1pk);
         assert_eq!(s(&item, "gsi1sk"), gsi1sk);
         assert_eq!(s(&item, "__entity"), entity);
@@ -350,7 +335,7 @@ async fn sub_collections_nest_in_the_sort_key() {
         member.assignments_sk(),
         "$myapp#v1#contributions#assignments#projectmember_1#projectid_p-α"
     );
-    let stored_task = stored(&t.client, &task.pk(), &task.sk()).await;
+    let stored_task = stored_at(&t.client, &task.pk(), &task.sk()).await;
     assert_eq!(
         s(&stored_task, "gsi2pk"),
         "$myapp#v1#contributions#employeeid_emp-alice"

@@ -2,10 +2,11 @@
 //! with custom formats: a user, their profile and their orders under
 //! `USER#123`, stored with the seed's exact keys and read with one Query.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use entity_client::{Collection, Entity};
+mod common;
+
+use common::stored_at;
 use entity_tests::harness;
-use std::collections::HashMap;
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(
@@ -83,24 +84,6 @@ fn order(id: &str) -> Order {
     }
 }
 
-async fn stored(
-    client: &entity_client::Client,
-    pk: &str,
-    sk: &str,
-) -> HashMap<String, AttributeValue> {
-    client
-        .sdk()
-        .get_item()
-        .table_name(client.table())
-        .key("pk", AttributeValue::S(pk.into()))
-        .key("sk", AttributeValue::S(sk.into()))
-        .send()
-        .await
-        .expect("get")
-        .item
-        .expect("stored item")
-}
-
 async fn seed_001(t: &harness::TestTable) {
     t.client
         .batch_write()
@@ -122,7 +105,7 @@ async fn stores_exactly_the_keys_of_seed_001() {
         ("ORDER#order-1", "ORDER"),
         ("ORDER#order-2", "ORDER"),
     ] {
-        let item = stored(&t.client, "USER#123", sk).await;
+        let item = stored_at(&t.client, "USER#123", sk).await;
         assert_eq!(item["entityType"].as_s().unwrap(), entity);
     }
 }

@@ -36,6 +36,23 @@ pub fn n(text: &str) -> AttributeValue {
     AttributeValue::N(text.into())
 }
 
+/// The stored item at raw `pk`/`sk` key text (attributes `pk` and `sk`),
+/// read with the raw SDK.
+pub async fn stored_at(client: &Client, pk: &str, sk: &str) -> Item {
+    client
+        .sdk()
+        .get_item()
+        .table_name(client.table())
+        .key("pk", s(pk))
+        .key("sk", s(sk))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("get")
+        .item
+        .expect("stored item")
+}
+
 /// The stored item with this key, read with the raw SDK (consistently).
 pub async fn stored<E: Entity>(client: &Client, key: &PrimaryKey<E>) -> Option<Item> {
     client
