@@ -231,11 +231,14 @@ impl Chunk<'_> {
             // request that fails as a whole reports is its keys, read first.
             // (The SDK resends such a request itself, under the batch
             // policy: `with_batch_retries`.)
-            let entity = requests.first().map_or("batch", |r| self.entity_of(r));
             let sent: Vec<KeyId> = requests
                 .iter()
                 .filter_map(|r| request_item(r).and_then(|i| KeyId::of_item(self.primary, i)))
                 .collect();
+            let entity = sent
+                .first()
+                .and_then(|key| self.keys.get(key).copied())
+                .unwrap_or("batch");
             let request = self
                 .client
                 .inner
