@@ -28,6 +28,14 @@ pub trait Entity: Sized {
     /// the new item holds its key fields. Empty for a key this entity did
     /// not compose.
     fn key_fields(key: &PrimaryKey<Self>) -> Item;
+
+    /// The value of each unique constraint (`MODEL.managed.unique`, in
+    /// order) as its sentinel stores it: the constraint's fields composed as
+    /// key text (strings lowercased for a case-insensitive constraint), or
+    /// `None` when an optional field of it is `None` (no sentinel).
+    fn unique_values(&self) -> Vec<Option<String>> {
+        Vec::new()
+    }
 }
 
 /// A composed table key of entity `E`: what `GetItem` and `DeleteItem` need.

@@ -30,6 +30,9 @@ pub struct EntityModel {
     pub indexes: &'static [IndexModel],
     /// Every stored field and its attribute name.
     pub fields: &'static [FieldModel],
+    /// The fields the client writes itself: timestamps, generated ids, the
+    /// optimistic-lock version, unique constraints.
+    pub managed: crate::managed::ManagedModel,
 }
 
 impl EntityModel {

@@ -47,6 +47,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             primary: #primary,
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
+            managed: #krate::managed::ManagedModel::NONE,
         };
     }
 }
