@@ -454,3 +454,65 @@ folds_case!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 /// with `value_casing` can fold it.
 #[inline(always)]
 pub const fn assert_folds_case<T: FoldsCase>() {}
+
+/// Proves, with the error on the field's type, that a `created_at` or
+/// `updated_at` field can hold a timestamp the client writes.
+#[inline(always)]
+pub const fn assert_timestamp<T: crate::Timestamp>() {}
+
+/// Proves, with the error on the field's type, that a `version` field can
+/// be an optimistic-lock version.
+#[inline(always)]
+pub const fn assert_lock_version<T: crate::LockVersion>() {}
+
+/// Proves, with the error on the field's type, that a `generate` field can
+/// hold a generated id.
+#[inline(always)]
+pub const fn assert_generated_id<T: crate::GeneratedId>() {}
+
+/// Composes a unique constraint's value, for the generated `by_*` lookups
+/// (which `Entity::unique_values` calls, so the text has one composer):
+/// each field's key text, joined by the key separator, strings lowercased
+/// first in a case-insensitive constraint.
+pub struct UniqueValue {
+    text: String,
+    parts: usize,
+}
+
+impl UniqueValue {
+    /// No fields yet.
+    #[inline]
+    pub fn start() -> Self {
+        UniqueValue {
+            text: String::new(),
+            parts: 0,
+        }
+    }
+
+    /// Appends a field's key text. Key text never holds a raw separator, so
+    /// the joined values of two different tuples differ.
+    #[inline]
+    pub fn part<T: KeyPart>(mut self, value: &impl crate::KeyArg<T>) -> Self {
+        if self.parts > 0 {
+            self.text.push(crate::key::SEPARATOR);
+        }
+        self.parts += 1;
+        value.encode_arg(&mut self.text);
+        self
+    }
+
+    /// Appends a string field's key text, lowercased character by
+    /// character. (That is lowercasing the string before escaping it: no
+    /// character lowercases to an escaped one, and escapes keep their hex
+    /// digits.)
+    #[inline]
+    pub fn folded<T: KeyPart>(self, value: &impl crate::KeyArg<T>) -> Self {
+        self.part::<T>(&FoldedArg::lower(value))
+    }
+
+    /// The composed value.
+    #[inline]
+    pub fn finish(self) -> String {
+        self.text
+    }
+}

@@ -6,8 +6,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// A field of entity `E` holding a `T`, stored in one attribute. `M` is its
-/// role: [`Plain`], [`TableKeyComposite`], or a generated marker for index
-/// key composites that change together.
+/// role: [`Plain`], [`TableKeyComposite`], [`Managed`], [`UniqueField`], or
+/// a generated marker for index key composites that change together.
 pub struct Attr<E, T, M = Plain> {
     name: &'static str,
     marker: Types<E, T, M>,
@@ -56,18 +56,35 @@ pub struct Plain;
 #[derive(Debug, Clone, Copy)]
 pub struct TableKeyComposite;
 
+/// The role of a field the client writes itself: `#[entity(created_at)]`,
+/// `#[entity(updated_at)]` and `#[entity(version)]`. An update never sets
+/// it: the client stamps the timestamps and bumps the version on every write.
+#[derive(Debug, Clone, Copy)]
+pub struct Managed;
+
+/// The role of a field of a unique constraint (`#[entity(unique(email))]`).
+/// Its value is held a second time by the constraint's sentinel item, which
+/// only `put` and `upsert` move (they read the old value and write both in
+/// one transaction), so an update never sets it.
+#[derive(Debug, Clone, Copy)]
+pub struct UniqueField;
+
 /// Roles whose fields an update may change on their own.
 ///
-/// Table key composites never change (the item's key would); secondary index
-/// key composites change only through the entity's generated group setter
+/// Table key composites never change (the item's key would); managed fields
+/// are the client's to write; unique constraints' fields change only with
+/// their sentinel, through `put` or `upsert`; secondary index key composites
+/// change only through the entity's generated group setter
 /// (`Task::set_priority_status(..)`), which recomposes every index key they
 /// are part of. The marker type of such a field is named after the fields
 /// that go together.
 #[diagnostic::on_unimplemented(
     message = "fields of role `{Self}` cannot be set on their own in an update",
-    label = "this field is a key composite",
+    label = "an update cannot set this field on its own",
     note = "an index key composite changes with its group, through the setter its role names (role `TaskSetPriorityStatus`: `.apply(Task::set_priority_status(..))`), which recomposes the index keys",
-    note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one"
+    note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one",
+    note = "a managed field (role `Managed`: `created_at`, `updated_at`, `version`) is written by the client on every write, never by hand",
+    note = "a unique constraint's field (role `UniqueField`) changes only through `client.put` or `client.upsert`, which move its sentinel with it"
 )]
 pub trait Settable {}
 

@@ -160,6 +160,17 @@ pub struct RawEntity {
     pub pk: Option<RawKey>,
     pub sk: Option<RawKey>,
     pub indexes: Vec<RawIndex>,
+    /// `unique(...)`, each time it is written.
+    pub unique: Vec<RawUnique>,
+}
+
+/// `unique(tenant_id, email, case_insensitive, name = "...")`.
+pub struct RawUnique {
+    /// The `unique` token.
+    pub span: Span,
+    pub fields: Vec<Ident>,
+    pub case_insensitive: Option<Span>,
+    pub name: Option<LitStr>,
 }
 
 pub struct RawKey {
@@ -204,9 +215,39 @@ pub struct RawField {
     pub serde: Option<Span>,
     /// `wide_int`: a `u128`/`i128` key composite, accepted knowingly.
     pub wide_int: Option<Span>,
+    /// The roles of a field the client manages, in the order written, each
+    /// with its token.
+    pub managed: Vec<(ManagedRole, Span)>,
 }
 
-const ENTITY_KEYS: [&str; 15] = [
+/// What the client writes into a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManagedRole {
+    CreatedAt,
+    UpdatedAt,
+    Version,
+    Generate(IdKind),
+}
+
+impl ManagedRole {
+    /// The attribute key, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            ManagedRole::CreatedAt => "created_at",
+            ManagedRole::UpdatedAt => "updated_at",
+            ManagedRole::Version => "version",
+            ManagedRole::Generate(_) => "generate",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdKind {
+    Ulid,
+    Uuid,
+}
+
+const ENTITY_KEYS: [&str; 16] = [
     "name",
     "schema",
     "schema_version",
@@ -222,6 +263,7 @@ const ENTITY_KEYS: [&str; 15] = [
     "collection",
     "clustered",
     "isolated",
+    "unique",
 ];
 const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
 const INDEX_KEYS: [&str; 9] = [
@@ -235,7 +277,16 @@ const INDEX_KEYS: [&str; 9] = [
     "isolated",
     "multi_attribute",
 ];
-const FIELD_KEYS: [&str; 3] = ["rename", "serde", "wide_int"];
+const FIELD_KEYS: [&str; 7] = [
+    "rename",
+    "serde",
+    "wide_int",
+    "created_at",
+    "updated_at",
+    "version",
+    "generate",
+];
+const UNIQUE_OPTIONS: [&str; 2] = ["case_insensitive", "name"];
 
 /// Reads every container attribute of the struct.
 pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
@@ -345,6 +396,8 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
         "clustered" | "isolated" if is_flag(meta) => {
             layout(cx, meta, &mut raw.clustered, "the table's key");
         }
+        // One per constraint: written as often as there are constraints.
+        "unique" => raw.unique.extend(read_unique(cx, meta)?),
         _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
     }
     Ok(())
@@ -536,9 +589,110 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
             "rename" => set_once(cx, meta, &mut raw.rename, string(cx, meta)?),
             "serde" => set_flag(cx, meta, &mut raw.serde),
             "wide_int" => set_flag(cx, meta, &mut raw.wide_int),
+            "created_at" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::CreatedAt),
+            "updated_at" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::UpdatedAt),
+            "version" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::Version),
+            "generate" => {
+                if let Some(kind) = id_kind(cx, meta)? {
+                    managed_flag(cx, meta, &mut raw.managed, ManagedRole::Generate(kind));
+                }
+            }
             _ => return unknown(cx, meta, "field", &FIELD_KEYS),
         }
         Ok(())
     });
     raw
+}
+
+/// A managed role; the same key twice is refused like any key given twice
+/// (two different roles are the checks' to refuse).
+fn managed_flag(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    roles: &mut Vec<(ManagedRole, Span)>,
+    role: ManagedRole,
+) {
+    let name = role.name();
+    if roles.iter().any(|(r, _)| r.name() == name) {
+        cx.error(
+            &meta.path,
+            format!("`{name}` is given twice; keep one `{name}`"),
+        );
+        return;
+    }
+    roles.push((role, meta.path.span()));
+}
+
+/// `generate = "ulid" | "uuid"`; another value is reported on the literal.
+fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
+    let Some(lit) = string(cx, meta)? else {
+        return Ok(None);
+    };
+    Ok(match lit.value().as_str() {
+        "ulid" => Some(IdKind::Ulid),
+        "uuid" => Some(IdKind::Uuid),
+        other => {
+            cx.error(
+                &lit,
+                format!(
+                    "unknown id kind `{other}`{}; `generate` takes \"ulid\" (sorts by creation time) or \"uuid\" (random, v4)",
+                    did_you_mean(other, ["ulid", "uuid"])
+                ),
+            );
+            None
+        }
+    })
+}
+
+/// `unique(field, ..., case_insensitive, name = "...")`: the fields whose
+/// values no two items share, with the constraint's options.
+fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawUnique>> {
+    let example = "such as `unique(email)` or `unique(tenant_id, email, case_insensitive)`";
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!("`unique` lists the fields of a constraint, {example}")));
+    }
+    let mut unique = RawUnique {
+        span: meta.path.span(),
+        fields: Vec::new(),
+        case_insensitive: None,
+        name: None,
+    };
+    // syn's nested parser wants at least one item: `unique()` is read here.
+    let content;
+    syn::parenthesized!(content in meta.input);
+    if content.is_empty() {
+        cx.error(
+            &meta.path,
+            format!("`unique()` names no field: list the fields no two items may share, {example}"),
+        );
+        return Ok(None);
+    }
+    let tokens: proc_macro2::TokenStream = content.parse()?;
+    syn::parse::Parser::parse2(
+        syn::meta::parser(|inner| read_unique_item(cx, &mut unique, &inner)),
+        tokens,
+    )?;
+    Ok(Some(unique))
+}
+
+fn read_unique_item(cx: &Ctxt, unique: &mut RawUnique, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
+        match super::key_name(meta).as_str() {
+            "name" => set_once(cx, meta, &mut unique.name, string(cx, meta)?),
+            _ => return unknown(cx, meta, "`unique(...)`", &UNIQUE_OPTIONS),
+        }
+        return Ok(());
+    }
+    match meta.path.get_ident() {
+        // A field named `case_insensitive` is written `r#case_insensitive`.
+        Some(ident) if ident == "case_insensitive" => {
+            set_flag(cx, meta, &mut unique.case_insensitive);
+            Ok(())
+        }
+        Some(ident) => {
+            unique.fields.push(ident.clone());
+            Ok(())
+        }
+        None => Err(meta.error("expected a field name")),
+    }
 }

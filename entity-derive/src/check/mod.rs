@@ -1,12 +1,14 @@
 //! Stage 2: the rules. Each reads only the model and says why it exists;
 //! errors land on the offending token. `#[derive(Entity)]`'s rules are
-//! here and in `names` (generated names) and `limits` (DynamoDB's limits);
+//! here and in `names` (generated names), `limits` (DynamoDB's limits) and
+//! `managed` (managed fields, unique constraints);
 //! the other derives' rules are in their own files.
 
 pub mod collection;
 mod formats;
 pub mod key_part;
 mod limits;
+mod managed;
 mod multi_attribute;
 mod names;
 
@@ -42,6 +44,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     no_value_casing_in_collections(cx, entity);
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
+    managed::check(cx, entity);
     names::check(cx, entity)
 }
 

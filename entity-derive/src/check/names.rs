@@ -4,7 +4,9 @@
 //! a call that silently means something else.
 
 use crate::ctxt::Ctxt;
-use crate::model::names::{groups, key_names, setter_name, stage_type_name};
+use crate::model::names::{
+    groups, key_names, setter_name, stage_type_name, unique_lookup_name,
+};
 use crate::model::{Entity, Index, IndexKind};
 use proc_macro2::Span;
 
@@ -17,6 +19,8 @@ pub struct Skipped {
     pub setters: Vec<usize>,
     /// Indexes (logical names) whose query stages have colliding methods.
     pub stages: Vec<String>,
+    /// Unique constraints (positions) whose lookup collides or has no name.
+    pub unique: Vec<usize>,
 }
 
 /// Names taken so far, each with what took it.
@@ -73,6 +77,18 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
             skipped.indexes.push(position);
         }
     }
+    for (position, unique) in entity.unique.iter().enumerate() {
+        // A name that makes no identifier has its own error.
+        let Some(lookup) = unique_lookup_name(unique) else {
+            skipped.unique.push(position);
+            continue;
+        };
+        let owner = format!("unique constraint `{}`", unique.name);
+        let fix = "give the constraint another `name = \"...\"`";
+        if !methods.take(cx, lookup.to_string(), owner, unique.name_span, fix) {
+            skipped.unique.push(position);
+        }
+    }
     skipped
 }
 
@@ -104,7 +120,14 @@ fn fixed_methods(entity: &Entity) -> Taken {
     for name in ["key", "fields", "primary"] {
         names.push((name.to_owned(), format!("the entity's `{name}`")));
     }
-    for name in ["MODEL", "to_item", "from_item", "primary_key", "key_fields"] {
+    for name in [
+        "MODEL",
+        "to_item",
+        "from_item",
+        "primary_key",
+        "key_fields",
+        "unique_values",
+    ] {
         names.push((name.to_owned(), format!("the `Entity` trait's `{name}`")));
     }
     for name in key_method_names(&entity.primary) {

@@ -1,15 +1,18 @@
 //! Field handles for conditions, filters and updates (`Task::fields()`),
 //! their roles, and the group setters of index key composites.
 //!
-//! A table key composite has role `TableKeyComposite` and no setter at all.
-//! Index key composites that share an index key form a group (the connected
+//! A table key composite has role `TableKeyComposite` and no setter at all;
+//! so have the fields the client writes (`Managed`: `created_at`,
+//! `updated_at`, `version`) and unique constraints' fields (`UniqueField`,
+//! changed only by `put`/`upsert`, which move the sentinel). Other index key
+//! composites that share an index key form a group (the connected
 //! fields across all secondary index keys); each group gets a marker role,
 //! named after its setter (`TaskSetPriorityStatus`), that updates refuse
 //! with an error naming it, and one setter, `Task::set_priority_status(..)`,
 //! that sets the fields and recomposes every index key they are part of.
 
 use crate::model::names::{
-    field_name, groups, key_names, marker_name, setter_name, table_key_fields,
+    field_name, fixed_fields, groups, key_names, marker_name, setter_name, table_key_fields,
 };
 use crate::model::{Entity, IndexKind};
 use proc_macro2::TokenStream;
@@ -64,8 +67,9 @@ pub fn expand(entity: &Entity) -> TokenStream {
     }
 }
 
-/// Each field's update role: `Plain`, `TableKeyComposite`, or its group's
-/// marker.
+/// Each field's update role: `Plain`, `TableKeyComposite`, `Managed`,
+/// `UniqueField` (the first that applies, in that order from the last), or
+/// its group's marker.
 fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
     let krate = &entity.krate;
     let mut roles: Vec<TokenStream> = entity
@@ -73,6 +77,12 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
         .iter()
         .map(|_| quote!(#krate::expr::Plain))
         .collect();
+    for f in entity.unique_fields() {
+        roles[f] = quote!(#krate::expr::UniqueField);
+    }
+    for f in entity.client_written_fields() {
+        roles[f] = quote!(#krate::expr::Managed);
+    }
     for f in table_key_fields(entity) {
         roles[f] = quote!(#krate::expr::TableKeyComposite);
     }
@@ -156,14 +166,15 @@ struct Recomposed<'e> {
     keys: TokenStream,
     /// Their attributes, for the doc.
     attributes: Vec<&'e str>,
-    /// The table key composites they also hold, in field order: the setter
-    /// takes them and guards the update on them.
+    /// The fixed fields (table key composites, managed and unique fields)
+    /// they also hold, in field order: the setter takes them and guards the
+    /// update on them.
     guards: Vec<usize>,
 }
 
 fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
     let krate = &entity.krate;
-    let table_key = table_key_fields(entity);
+    let fixed = fixed_fields(entity);
     let mut out = Recomposed {
         keys: TokenStream::new(),
         attributes: Vec::new(),
@@ -181,7 +192,7 @@ fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
             }
             out.attributes.push(&key.attribute);
             for c in &key.composites {
-                if table_key.contains(&c.field) && !out.guards.contains(&c.field) {
+                if fixed.contains(&c.field) && !out.guards.contains(&c.field) {
                     out.guards.push(c.field);
                 }
             }
@@ -207,7 +218,7 @@ fn setter_doc(entity: &Entity, group: &[usize], attributes: &[&str], guards: &[u
     );
     if !guards.is_empty() {
         doc.push_str(&format!(
-            " Those keys also hold the table key composites {}: the update is conditioned on the item holding the values given.",
+            " Those keys also hold {}, which an update does not change: the update is conditioned on the item holding the values given.",
             backticked(entity, guards)
         ));
     }

@@ -257,9 +257,13 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
 /// Re-spans the type so the error lands on the composite's name; chrono and
 /// time types get checks whose errors say what to change.
 fn composite_check(entity: &Entity, c: &crate::model::Composite) -> TokenStream {
+    key_part_check(entity, entity.fields[c.field].ty, c.token)
+}
+
+/// Proves `ty` is a `KeyPart`, with the error at `span`.
+pub fn key_part_check(entity: &Entity, field_ty: &syn::Type, span: proc_macro2::Span) -> TokenStream {
     let krate = &entity.krate;
-    let field_ty = entity.fields[c.field].ty;
-    let ty = respan(quote!(#field_ty), c.token);
+    let ty = respan(quote!(#field_ty), span);
     let assert = match crate::model::type_name(field_ty).as_deref() {
         Some("DateTime" | "NaiveDateTime") => quote!(assert_chrono_key_part),
         Some("OffsetDateTime" | "PrimitiveDateTime" | "UtcDateTime") => {
@@ -267,7 +271,7 @@ fn composite_check(entity: &Entity, c: &crate::model::Composite) -> TokenStream 
         }
         _ => quote!(assert_key_part),
     };
-    quote_spanned! {c.token=>
+    quote_spanned! {span=>
         #krate::__private::#assert::<#ty>();
     }
 }

@@ -7,6 +7,7 @@ mod fields;
 mod item;
 pub mod key_part;
 mod keys;
+mod managed;
 mod model;
 mod multi_attribute;
 pub mod union;
@@ -25,9 +26,10 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let native_checks = multi_attribute::type_checks(entity);
     let upgrade = upgrade::checks(entity);
     let value_casing = value_casing::checks(entity);
+    let managed = managed::type_checks(entity);
     quote! {
         #api
-        const _: () = { #checks #native_checks #upgrade #value_casing };
+        const _: () = { #checks #native_checks #upgrade #value_casing #managed };
     }
 }
 
@@ -45,19 +47,33 @@ fn api(entity: &Entity) -> TokenStream {
     let fields = fields::expand(entity);
     let collections = collection::expand(entity);
     let model = model::expand(entity);
+    let lookups = managed::lookup_fns(entity);
+    let unique_values = managed::unique_values(entity);
+    let markers = managed::markers(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
     let bounds = key_bounds(entity);
+    let lookups = (!lookups.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #ident #bounds {
+                #lookups
+            }
+        }
+    });
     quote! {
         #keys
         #accessors
         #fields
         #collections
+        #lookups
         #[automatically_derived]
         impl #krate::Entity for #ident #bounds {
             #model
             #item
+            #unique_values
         }
+        #markers
     }
 }
 
@@ -85,6 +101,13 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
         } else {
             quote!(#krate::ToAttribute + #krate::FromAttribute)
         };
+        let text = quote!(#ty: #bound).to_string();
+        if !seen.contains(&text) {
+            seen.push(text);
+            bounds.push(quote!(for<'__entity> #ty: #bound));
+        }
+    }
+    for (ty, bound) in managed::bounds(entity) {
         let text = quote!(#ty: #bound).to_string();
         if !seen.contains(&text) {
             seen.push(text);
@@ -170,6 +193,12 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
         impl #krate::CollectionMember for #ident {
             const COLLECTIONS: &'static [#krate::collection::CollectionSpec] = &[];
         }
+
+        #[automatically_derived]
+        impl #krate::WithoutUnique for #ident {}
+
+        #[automatically_derived]
+        impl #krate::WithoutVersion for #ident {}
 
         #[automatically_derived]
         impl #krate::collection::CollectionPk<{ usize::MAX }> for #ident {

@@ -34,6 +34,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         let attribute = &f.attribute;
         quote!(#krate::FieldModel { field: #field, attribute: #attribute })
     });
+    let managed = super::managed::model(entity);
     quote! {
         const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
             name: #name,
@@ -47,7 +48,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             primary: #primary,
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
-            managed: #krate::managed::ManagedModel::NONE,
+            managed: #managed,
         };
     }
 }

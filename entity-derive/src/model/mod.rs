@@ -5,6 +5,7 @@
 pub mod collection;
 pub mod derived;
 pub mod key_part;
+pub mod managed;
 pub mod multi_attribute;
 pub mod names;
 pub mod stops;
@@ -42,6 +43,10 @@ pub struct Entity<'a> {
     pub omit_setters: Vec<usize>,
     /// Indexes whose query stage methods the fallback leaves out.
     pub omit_stages: Vec<String>,
+    /// `unique(...)` constraints, in declaration order.
+    pub unique: Vec<managed::Unique<'a>>,
+    /// Unique constraints whose lookup the fallback leaves out.
+    pub omit_unique: Vec<usize>,
 }
 
 pub struct Field<'a> {
@@ -53,6 +58,9 @@ pub struct Field<'a> {
     pub serde: bool,
     /// `#[entity(wide_int)]`: a `u128`/`i128` composite, accepted knowingly.
     pub wide_int: bool,
+    /// `created_at`, `updated_at`, `version`, `generate = "..."`, as
+    /// written (the checks allow one).
+    pub managed: Vec<(attr::ManagedRole, Span)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,6 +272,7 @@ impl Entity<'_> {
         });
         self.omit_setters = skipped.setters;
         self.omit_stages = skipped.stages;
+        self.omit_unique = skipped.unique;
     }
 }
 
@@ -359,6 +368,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         .collect();
 
     let schema_version = naming.schema_version;
+    let unique = managed::build_unique(cx, &raw.unique, &fields);
     Some(Entity {
         ident: &input.ident,
         vis: &input.vis,
@@ -379,6 +389,8 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         indexes,
         omit_setters: Vec::new(),
         omit_stages: Vec::new(),
+        unique,
+        omit_unique: Vec::new(),
     })
 }
 
@@ -428,6 +440,7 @@ fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field
         attribute_span,
         serde: raw_field.serde.is_some(),
         wide_int: raw_field.wide_int.is_some(),
+        managed: raw_field.managed,
     }
 }
 
@@ -891,6 +904,11 @@ pub fn crate_path_for_key_part(attrs: &[syn::Attribute]) -> TokenStream {
                 found = lit.parse::<syn::Path>().ok().map(|p| quote!(#p));
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                // `unique(...)`
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let _: TokenStream = content.parse()?;
             }
             Ok(())
         });

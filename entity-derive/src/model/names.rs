@@ -59,10 +59,25 @@ pub fn table_key_fields(entity: &Entity) -> Vec<usize> {
         .collect()
 }
 
-/// The connected groups of secondary index key composites (table key
-/// composites excluded), each in field order.
+/// The fields no update changes: table key composites, the fields the
+/// client writes (`created_at`, `updated_at`, `version`), and unique
+/// constraints' fields (their sentinels move only with `put`). In a
+/// secondary index key they are not part of a group: the group's setter
+/// takes them and guards the update on them, as it does table key
+/// composites.
+pub fn fixed_fields(entity: &Entity) -> Vec<usize> {
+    let mut fixed = table_key_fields(entity);
+    fixed.extend(entity.client_written_fields());
+    fixed.extend(entity.unique_fields());
+    fixed.sort_unstable();
+    fixed.dedup();
+    fixed
+}
+
+/// The connected groups of secondary index key composites (fixed fields
+/// excluded), each in field order.
 pub fn groups(entity: &Entity) -> Vec<Vec<usize>> {
-    let table_key = table_key_fields(entity);
+    let table_key = fixed_fields(entity);
     let mut grouping = Grouping {
         group_of: vec![None; entity.fields.len()],
         groups: Vec::new(),
@@ -156,4 +171,9 @@ pub fn marker_name(entity: &Entity, group: &[usize]) -> Ident {
 /// `TaskByProjectQuery`: the stage type of an index's accessor.
 pub fn stage_type_name(entity: &Entity, index: &Index) -> Ident {
     format_ident!("{}{}Query", entity.ident, pascal(&index.name.to_string()))
+}
+
+/// `by_email`: the lookup of a unique constraint, if its name makes one.
+pub fn unique_lookup_name(unique: &crate::model::managed::Unique) -> Option<Ident> {
+    syn::parse_str::<Ident>(&format!("by_{}", unique.name)).ok()
 }
