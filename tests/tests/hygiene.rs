@@ -100,6 +100,35 @@ mod shadowed {
         }
     }
 
+    /// Managed fields and unique constraints: every role, an optional
+    /// unique field, a case-insensitive compound constraint, a unique field
+    /// in an index key (whose group setter guards on it).
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(
+        schema = "hygiene",
+        unique(email, case_insensitive),
+        unique(tenant, phone, name = "phone")
+    )]
+    #[pk(id)]
+    #[sk(created)]
+    #[index(by_status(gsi = "gsi4", pk(tenant), sk(email, status)))]
+    pub struct Account {
+        #[entity(generate = "ulid")]
+        pub id: std::string::String,
+        #[entity(generate = "uuid")]
+        pub token: std::string::String,
+        pub tenant: Kind,
+        pub email: std::string::String,
+        pub phone: core::option::Option<u64>,
+        pub status: std::string::String,
+        #[entity(version)]
+        pub version: u32,
+        #[entity(created_at)]
+        pub created: entity_core::EpochMillis,
+        #[entity(updated_at)]
+        pub updated: core::option::Option<chrono::DateTime<chrono::Utc>>,
+    }
+
     #[derive(Collection, Debug, PartialEq)]
     #[collection(name = "group", pk(group: std::string::String))]
     pub enum Group {
@@ -163,4 +192,32 @@ fn key_language_paths_compile_and_compose_where_names_are_shadowed() {
     let old = shadowed::DocV1 { id: "d".into() };
     let doc = shadowed::Doc::from_item(old.to_item().unwrap()).unwrap();
     assert_eq!(doc.title, None);
+}
+
+#[test]
+fn managed_fields_compile_and_compose_where_names_are_shadowed() {
+    use entity_core::Entity;
+    let account = shadowed::Account {
+        id: "a".into(),
+        token: "t".into(),
+        tenant: shadowed::Kind::A,
+        email: "Ada@X".into(),
+        phone: None,
+        status: "open".into(),
+        version: 1,
+        created: entity_core::EpochMillis(5),
+        updated: None,
+    };
+    assert_eq!(account.unique_values(), vec![Some("ada@x".to_owned()), None]);
+    assert_eq!(
+        shadowed::Account::by_phone(shadowed::Kind::B, 7u64).value(),
+        "B#00000000000000000007"
+    );
+    assert_eq!(shadowed::Account::MODEL.managed.version, Some("version"));
+    let change = shadowed::Account::set_status("closed", "Ada@X");
+    let _ = entity_core::expr::Update::<shadowed::Account>::new().apply(change);
+    assert_eq!(
+        shadowed::Account::from_item(account.to_item().unwrap()).unwrap(),
+        account
+    );
 }

@@ -51,7 +51,7 @@ fn one_field_per_role(cx: &Ctxt, entity: &Entity) {
             let name = role.name();
             match seen.iter().find(|(n, _)| *n == name) {
                 Some((_, earlier)) => cx.error_at(*span, format!(
-                    "`{name}` is already field `{earlier}`; an entity has one `{name}` field, so remove this one"
+                    "field `{earlier}` is already the entity's `{name}`; an entity has one, so remove this one"
                 )),
                 None => seen.push((name, field.ident)),
             }
@@ -89,13 +89,13 @@ fn managed_fields_stay_out_of_keys(cx: &Ctxt, entity: &Entity) {
             for c in &key.composites {
                 if Some(c.field) == updated_at && index.kind == IndexKind::Primary {
                     cx.error_at(c.token, format!(
-                        "`{}` is `updated_at`, so it cannot be a composite of the table's {which}: the key would change on every write",
+                        "field `{}` is the `updated_at` timestamp, so it cannot be a composite of the table's {which}: the key would change on every write, making every update a new item",
                         field_name(entity, c.field)
                     ));
                 }
                 if Some(c.field) == version {
                     cx.error_at(c.token, format!(
-                        "`{}` is the `version`, so it cannot be a key composite: the key would change on every write",
+                        "field `{}` is the optimistic-lock `version`, so it cannot be a key composite: the key would change on every write",
                         field_name(entity, c.field)
                     ));
                 }

@@ -78,8 +78,12 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
         }
     }
     for (position, unique) in entity.unique.iter().enumerate() {
-        // A name that makes no identifier has its own error.
-        let Some(lookup) = unique_lookup_name(unique) else {
+        // A name that makes no identifier, or a repeated one, has its own
+        // error (`check::managed`).
+        let repeated = entity.unique[..position]
+            .iter()
+            .any(|u| u.name == unique.name);
+        let Some(lookup) = unique_lookup_name(unique).filter(|_| !repeated) else {
             skipped.unique.push(position);
             continue;
         };

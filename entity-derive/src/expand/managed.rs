@@ -86,14 +86,16 @@ fn generated(entity: &Entity) -> Vec<TokenStream> {
     out
 }
 
-/// The lookups that were generated (a colliding one is left out by the
-/// fallback), with their positions.
+/// The lookups that are generated, with their positions. The fallback
+/// leaves out a colliding one, and one that could not compile (a field
+/// named twice, or a serde field): those have been reported.
 fn lookups<'e>(entity: &'e Entity) -> impl Iterator<Item = (usize, &'e Unique<'e>)> {
-    entity
-        .unique
-        .iter()
-        .enumerate()
-        .filter(|(i, u)| !entity.omit_unique.contains(i) && unique_lookup_name(u).is_some())
+    entity.unique.iter().enumerate().filter(|(i, u)| {
+        let refused = u.fields.iter().enumerate().any(|(k, f)| {
+            entity.fields[f.field].serde || u.fields[..k].iter().any(|e| e.field == f.field)
+        });
+        !refused && !entity.omit_unique.contains(i) && unique_lookup_name(u).is_some()
+    })
 }
 
 /// `Customer::by_email(..)`, one per constraint: the only composer of a

@@ -1,0 +1,11 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "shop", unique(emial))]
+#[pk(id)]
+struct Customer {
+    id: String,
+    email: String,
+}
+
+fn main() {}
