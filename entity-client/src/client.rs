@@ -2,7 +2,7 @@
 //! behind an `Arc` so clones are cheap.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// How batch operations retry unprocessed items.
 ///
@@ -60,12 +60,46 @@ pub struct Client {
     pub(crate) inner: Arc<Inner>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Inner {
     pub(crate) sdk: aws_sdk_dynamodb::Client,
     pub(crate) table: String,
     pub(crate) batch: BatchPolicy,
     pub(crate) cursor_secret: Vec<u8>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) exactly_once: bool,
+}
+
+/// Where the client reads the time it writes into `created_at` and
+/// `updated_at` fields. [`SystemClock`] unless set with
+/// [`Client::with_clock`] (a fixed or stepping clock in tests).
+///
+/// ```
+/// use std::time::{Duration, SystemTime, UNIX_EPOCH};
+///
+/// #[derive(Debug)]
+/// struct Fixed(SystemTime);
+/// impl entity_client::Clock for Fixed {
+///     fn now(&self) -> SystemTime {
+///         self.0
+///     }
+/// }
+/// let clock = Fixed(UNIX_EPOCH + Duration::from_secs(1_700_000_000));
+/// # let _ = clock;
+/// ```
+pub trait Clock: Send + Sync + std::fmt::Debug {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The operating system's clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
 }
 
 impl Client {
@@ -83,6 +117,8 @@ impl Client {
                 table,
                 batch: BatchPolicy::default(),
                 cursor_secret,
+                clock: Arc::new(SystemClock),
+                exactly_once: true,
             }),
         }
     }
@@ -107,27 +143,33 @@ impl Client {
         self.map_inner(|inner| inner.batch = policy)
     }
 
+    /// Reads the time written into `created_at`/`updated_at` fields from
+    /// `clock` instead of the system clock.
+    pub fn with_clock(self, clock: impl Clock + 'static) -> Self {
+        self.map_inner(|inner| inner.clock = Arc::new(clock))
+    }
+
+    /// Whether writes that are not idempotent (a create, a conditional or
+    /// versioned write, an `add`, a `remove`) go through
+    /// `TransactWriteItems` with a client request token, so that the SDK's
+    /// retry of a write whose response was lost cannot apply it twice (on
+    /// by default; a transactional write costs twice the write capacity).
+    /// Off, they are single-item calls that a lost response can repeat.
+    /// See the README's "Exactly-once writes" for what each operation
+    /// guarantees.
+    pub fn with_exactly_once(self, on: bool) -> Self {
+        self.map_inner(|inner| inner.exactly_once = on)
+    }
+
     /// The same client (SDK client, policies, cursor secret) on another
     /// table.
     pub fn with_table(&self, table: impl Into<String>) -> Self {
-        let inner = Inner {
-            sdk: self.inner.sdk.clone(),
-            table: table.into(),
-            batch: self.inner.batch,
-            cursor_secret: self.inner.cursor_secret.clone(),
-        };
-        Self {
-            inner: Arc::new(inner),
-        }
+        let table = table.into();
+        self.clone().map_inner(|inner| inner.table = table)
     }
 
     fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
-        let mut inner = Inner {
-            sdk: self.inner.sdk.clone(),
-            table: self.inner.table.clone(),
-            batch: self.inner.batch,
-            cursor_secret: self.inner.cursor_secret.clone(),
-        };
+        let mut inner = Inner::clone(&self.inner);
         change(&mut inner);
         Self {
             inner: Arc::new(inner),
@@ -137,6 +179,11 @@ impl Client {
     /// The SDK client, for anything this crate does not cover.
     pub fn sdk(&self) -> &aws_sdk_dynamodb::Client {
         &self.inner.sdk
+    }
+
+    /// The current time of the client's clock.
+    pub(crate) fn now(&self) -> SystemTime {
+        self.inner.clock.now()
     }
 
     /// The table name.

@@ -25,6 +25,46 @@ pub enum Error {
         #[source]
         source: Box<SdkError>,
     },
+    /// The item's optimistic-lock version was not the one the write
+    /// expected: another write came first. Nothing was written; read the
+    /// item again and retry.
+    #[error("version conflict on {entity}: expected version {expected}, found {}", describe_found(*found))]
+    VersionConflict {
+        /// The entity written.
+        entity: &'static str,
+        /// The version the write expected (0: that the item did not exist).
+        expected: u64,
+        /// The stored version (`None`: there is no item).
+        found: Option<u64>,
+        /// The stored item, when DynamoDB returned it.
+        current: Option<Box<Item>>,
+    },
+    /// A unique constraint holds this value for another item. Nothing was
+    /// written.
+    #[error("{entity}.{constraint} is unique and {value:?} is taken")]
+    UniqueViolation {
+        /// The entity written.
+        entity: &'static str,
+        /// The constraint's name (`email`).
+        constraint: &'static str,
+        /// The value, as the constraint composes it (lowercased when
+        /// case-insensitive).
+        value: String,
+    },
+    /// A write that is not idempotent and could not go through an
+    /// idempotent transaction (it asked for the item back) lost its
+    /// response: it may or may not have been applied, and it was not retried
+    /// so that it cannot apply twice. Read the item to see.
+    #[error("{operation} on {entity}: the response was lost, so whether it was applied is unknown (not retried, to never apply it twice)")]
+    OutcomeUnknown {
+        /// The operation.
+        operation: &'static str,
+        /// The entity written.
+        entity: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
     /// The item does not exist (`patch`, `remove`).
     #[error("{entity} not found")]
     NotFound {
@@ -75,6 +115,13 @@ pub enum Error {
         #[source]
         source: Box<SdkError>,
     },
+}
+
+fn describe_found(found: Option<u64>) -> String {
+    match found {
+        Some(version) => version.to_string(),
+        None => "no item".to_owned(),
+    }
 }
 
 fn describe(reasons: &[CancellationReason]) -> String {
@@ -221,6 +268,7 @@ impl Error {
     pub fn old_item(&self) -> Option<&Item> {
         match self {
             Error::ConditionFailed { old, .. } => old.as_deref(),
+            Error::VersionConflict { current, .. } => current.as_deref(),
             _ => None,
         }
     }
@@ -229,7 +277,9 @@ impl Error {
     /// canceled by a failed condition).
     pub fn is_condition_failed(&self) -> bool {
         match self {
-            Error::ConditionFailed { .. } => true,
+            Error::ConditionFailed { .. }
+            | Error::VersionConflict { .. }
+            | Error::UniqueViolation { .. } => true,
             Error::TransactionCanceled { reasons, .. } => {
                 reasons.iter().any(CancellationReason::is_condition_failed)
             }

@@ -50,7 +50,7 @@ mod keys;
 pub mod limits;
 mod ops;
 
-pub use client::{local_sdk_client, BatchPolicy, Client};
+pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
 pub use entity_core::*;
@@ -67,6 +67,10 @@ pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
+pub use ops::unique::GetUnique;
 pub use ops::update::UpdateItem;
 pub use ops::write::{Delete, Put, Upsert};
-pub use ops::{ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning};
+pub use ops::{
+    ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
+    Returning,
+};

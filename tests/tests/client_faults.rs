@@ -568,72 +568,64 @@ async fn a_put_through_a_server_error_after_forwarding_is_stored_once() {
     );
 }
 
-/// Current behaviour, and a trap: the first attempt of a `create` is applied,
-/// the client sees a 500, the SDK retries, and the retry's
-/// `attribute_not_exists` fails on the item the first attempt wrote. The
-/// caller gets `ConditionFailed` ("nothing was written") for a create that
-/// succeeded; the only tell is that `old` is exactly the item it wrote.
-#[tokio::test]
-async fn a_create_through_a_server_error_after_forwarding_reports_condition_failed() {
+// A write that is not idempotent (a create, a remove, an add) goes as a
+// one-item TransactWriteItems with a client request token: the SDK's retry
+// after a lost response resends the token, and the server answers it with
+// the first call's success instead of applying it again.
+
+/// A create whose first attempt was applied, then answered with a 500 or a
+/// dropped connection: the retry reports success, and the item is written
+/// once.
+async fn create_through(fault: Fault) {
     let f = faulty(&[Order::MODEL]).await;
     let o = order("o1", 900);
-    f.proxy
-        .script("PutItem", [Fault::ServerErrorAfterForwarding]);
+    f.proxy.script("TransactWriteItems", [fault]);
 
-    let err = f.client.create(&o).await.unwrap_err();
+    let stored_order = f.client.create(&o).await.unwrap();
 
-    assert!(err.is_condition_failed(), "{err:?}");
-    assert_eq!(err.old_item(), Some(&o.to_item().unwrap()));
-    let key = Order::key("u1", "2024-01-15", "o1");
-    assert_eq!(stored_entity(&f.table.client, &key).await, Some(o));
-    assert_eq!(f.proxy.counts("PutItem").forwarded, 2);
-}
-
-/// The same trap with a dropped connection instead of a 500.
-#[tokio::test]
-async fn a_create_through_a_dropped_connection_after_forwarding_reports_condition_failed() {
-    let f = faulty(&[Order::MODEL]).await;
-    let o = order("o1", 900);
-    f.proxy.script("PutItem", [Fault::DropAfterForwarding]);
-
-    let err = f.client.create(&o).await.unwrap_err();
-
-    assert!(err.is_condition_failed(), "{err:?}");
-    assert_eq!(err.old_item(), Some(&o.to_item().unwrap()));
+    assert_eq!(stored_order, o);
     assert_eq!(
         by_pk(scan_raw(&f.table.client).await),
         by_pk([o.to_item().unwrap()])
     );
+    let counts = f.proxy.counts("TransactWriteItems");
+    assert_eq!((counts.received, counts.forwarded), (2, 2), "applied, then retried");
+    assert_eq!(f.proxy.counts("PutItem").received, 0);
 }
 
-/// Current behaviour, the mirror image: `remove` deletes the item, the
-/// retry's `attribute_exists` fails, and the caller gets `NotFound`.
 #[tokio::test]
-async fn a_remove_through_a_server_error_after_forwarding_reports_not_found() {
+async fn a_create_through_a_server_error_after_forwarding_reports_success() {
+    create_through(Fault::ServerErrorAfterForwarding).await;
+}
+
+#[tokio::test]
+async fn a_create_through_a_dropped_connection_after_forwarding_reports_success() {
+    create_through(Fault::DropAfterForwarding).await;
+}
+
+/// The mirror image: `remove` deletes the item, the response is lost, and
+/// the retry reports the delete rather than `NotFound`.
+#[tokio::test]
+async fn a_remove_through_a_server_error_after_forwarding_reports_success() {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1)).await.unwrap();
     f.proxy
-        .script("DeleteItem", [Fault::ServerErrorAfterForwarding]);
+        .script("TransactWriteItems", [Fault::ServerErrorAfterForwarding]);
     let key = || Order::key("u1", "2024-01-15", "o1");
 
-    let err = f.client.remove(key()).await.unwrap_err();
+    f.client.remove(key()).await.unwrap();
 
-    assert!(
-        matches!(err, Error::NotFound { entity: "Order" }),
-        "{err:?}"
-    );
     assert_eq!(stored(&f.table.client, &key()).await, None);
-    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 2);
+    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
+    let err = f.client.remove(key()).await.unwrap_err();
+    assert!(matches!(err, Error::NotFound { entity: "Order" }), "{err:?}");
 }
 
-/// Current behaviour: an `add` is not idempotent, and the SDK retries it
-/// after a 500 that came after the update was applied: it is applied twice.
-#[tokio::test]
-async fn an_add_through_a_server_error_after_forwarding_is_applied_twice() {
+/// An `add` whose response is lost after it was applied is applied once.
+async fn add_through(fault: Fault) {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1000)).await.unwrap();
-    f.proxy
-        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+    f.proxy.script("TransactWriteItems", [fault]);
     let key = || Order::key("u1", "2024-01-15", "o1");
 
     f.client
@@ -643,7 +635,122 @@ async fn an_add_through_a_server_error_after_forwarding_is_applied_twice() {
         .unwrap();
 
     let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
+    assert_eq!(stored_order.total_cents, 1100, "one add, applied once");
+    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(f.proxy.counts("UpdateItem").received, 0);
+}
+
+#[tokio::test]
+async fn an_add_through_a_server_error_after_forwarding_is_applied_once() {
+    add_through(Fault::ServerErrorAfterForwarding).await;
+}
+
+#[tokio::test]
+async fn an_add_through_a_dropped_connection_after_forwarding_is_applied_once() {
+    add_through(Fault::DropAfterForwarding).await;
+}
+
+/// A caller that resends an update with its own token, after an error,
+/// does not apply it twice either.
+#[tokio::test]
+async fn an_update_resent_by_the_caller_with_its_token_is_applied_once() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1000)).await.unwrap();
+    let key = || Order::key("u1", "2024-01-15", "o1");
+    let add = || {
+        f.client
+            .update(key())
+            .add(Order::fields().total_cents, 5i64)
+            .idempotency_token("add-5-to-o1")
+    };
+    f.proxy.script(
+        "TransactWriteItems",
+        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
+    );
+    let err = add().await.unwrap_err();
+    assert!(matches!(err, Error::Service { .. }), "{err:?}");
+
+    add().await.unwrap();
+
+    let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
+    assert_eq!(stored_order.total_cents, 1005, "applied by the first call only");
+}
+
+/// An `add` that asks for the item back must be an UpdateItem (only it
+/// returns items): it is not retried after a failure that may have been
+/// applied, and says the outcome is unknown.
+#[tokio::test]
+async fn an_add_returning_the_item_is_not_retried_after_a_lost_response() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1000)).await.unwrap();
+    f.proxy
+        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+    let key = || Order::key("u1", "2024-01-15", "o1");
+    let add = || {
+        f.client
+            .update(key())
+            .add(Order::fields().total_cents, 100i64)
+            .return_new()
+    };
+
+    let err = add().await.unwrap_err();
+
+    assert!(
+        matches!(err, Error::OutcomeUnknown { operation: "UpdateItem", entity: "Order", .. }),
+        "{err:?}"
+    );
+    let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
+    assert_eq!(stored_order.total_cents, 1100, "applied once, not retried");
+    assert_eq!(f.proxy.counts("UpdateItem").forwarded, 1);
+
+    f.proxy.script("UpdateItem", [Fault::Throttling, Fault::ServerErrorBeforeForwarding]);
+    let err = add().await.unwrap_err();
+    assert!(matches!(err, Error::OutcomeUnknown { .. }), "a 500 may have been applied: {err:?}");
+    assert_eq!(add().await.unwrap().total_cents, 1200, "a throttle is retried");
+}
+
+/// With exactly-once writes turned off, an `add` is a plain UpdateItem, and
+/// a lost response applies it twice: what the option trades for capacity.
+#[tokio::test]
+async fn without_exactly_once_an_add_through_a_lost_response_is_applied_twice() {
+    let f = faulty(&[Order::MODEL]).await;
+    let client = f.client.clone().with_exactly_once(false);
+    f.table.client.put(&order("o1", 1000)).await.unwrap();
+    f.proxy
+        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+    let key = || Order::key("u1", "2024-01-15", "o1");
+
+    client
+        .update(key())
+        .add(Order::fields().total_cents, 100i64)
+        .await
+        .unwrap();
+
+    let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
     assert_eq!(stored_order.total_cents, 1200, "one add, applied twice");
+}
+
+/// Writes that are idempotent stay single-item calls: a set-only patch, a
+/// blind delete.
+#[tokio::test]
+async fn idempotent_writes_are_single_item_calls() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.client.put(&order("o1", 1)).await.unwrap();
+    let key = || Order::key("u1", "2024-01-15", "o1");
+    f.proxy
+        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+    f.client
+        .patch(key())
+        .set(Order::fields().total_cents, 7i64)
+        .await
+        .unwrap();
+    f.client.delete(key()).await.unwrap();
+
+    assert_eq!(f.proxy.counts("PutItem").forwarded, 1);
+    assert_eq!(f.proxy.counts("UpdateItem").forwarded, 2);
+    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 1);
+    assert_eq!(f.proxy.counts("TransactWriteItems").received, 0);
+    assert_eq!(stored(&f.table.client, &key()).await, None);
 }
 
 // ---- dropped connections ---------------------------------------------------

@@ -3,12 +3,15 @@
 
 pub mod batch;
 pub mod get;
+pub(crate) mod managed;
 pub mod migrate;
 pub mod paging;
 pub mod query;
 pub mod scan;
+mod single;
 pub mod table;
 pub mod transact;
+pub mod unique;
 pub mod update;
 pub mod write;
 
@@ -31,6 +34,38 @@ pub trait Returning<E>: Send + 'static {
     fn return_value() -> ReturnValue;
     /// Reads the returned attributes.
     fn output(entity: &'static str, attributes: Option<Item>) -> Result<Self::Output>;
+
+    /// The output when the client knows the stored entity and asked for no
+    /// attributes.
+    #[doc(hidden)]
+    fn stored(entity: E) -> Result<Self::Output> {
+        let _ = entity;
+        Err(ValidationError::InvalidRequest(
+            "this write returns the attributes DynamoDB sends back".into(),
+        )
+        .into())
+    }
+}
+
+/// Return the entity as stored, with the ids, timestamps and version the
+/// client filled in (the default of `put`, `create` and `upsert`).
+#[derive(Debug, Clone, Copy)]
+pub struct ReturnStored;
+
+impl<E: Entity + Send + 'static> Returning<E> for ReturnStored {
+    type Output = E;
+    fn return_value() -> ReturnValue {
+        ReturnValue::None
+    }
+    fn output(entity: &'static str, attributes: Option<Item>) -> Result<E> {
+        match attributes {
+            Some(item) => Ok(E::from_item(item)?),
+            None => Err(Error::NotFound { entity }),
+        }
+    }
+    fn stored(entity: E) -> Result<E> {
+        Ok(entity)
+    }
 }
 
 /// Return nothing (the default).
@@ -55,6 +90,9 @@ impl<E> Returning<E> for ReturnNothing {
         ReturnValue::None
     }
     fn output(_: &'static str, _: Option<Item>) -> Result<()> {
+        Ok(())
+    }
+    fn stored(_: E) -> Result<()> {
         Ok(())
     }
 }
@@ -128,7 +166,7 @@ pub(crate) fn render_condition<E>(
 }
 
 /// A request's condition, and the names and values of all its expressions.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Expressions {
     pub condition: Option<String>,
     pub names: Option<HashMap<String, String>>,

@@ -1,8 +1,10 @@
 //! Transactions: `transact_write` (put, create, update, delete, condition
 //! check, across entities) and `transact_get`.
 
+use super::managed::{self, Mode};
+use super::single::{self, Companion};
 use super::update::render_update;
-use super::{condition_only, not_exists, BoxFuture, Conditional};
+use super::{and, condition_only, not_exists, BoxFuture, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{
@@ -10,10 +12,11 @@ use crate::limits::{
 };
 use crate::Client;
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete, Get, Put, TransactGetItem, TransactWriteItem, Update as SdkUpdate,
+    ConditionCheck, Delete, Get, TransactGetItem, TransactWriteItem, Update as SdkUpdate,
 };
 use entity_core::expr::{Condition, Update};
-use entity_core::{Entity, Item, PrimaryKey};
+use entity_core::IndexModel;
+use entity_core::{Entity, Item, PrimaryKey, WithoutUnique};
 use std::future::IntoFuture;
 
 /// A TransactWriteItems: all of its writes happen, or none.
@@ -39,6 +42,8 @@ use std::future::IntoFuture;
 pub struct TransactWrite {
     client: Client,
     items: Vec<(&'static str, TransactWriteItem)>,
+    /// For each item that is a unique sentinel: its constraint and value.
+    violations: Vec<Option<(&'static str, &'static str, String)>>,
     /// The items named so far, to refuse a repeat (DynamoDB would).
     keys: KeySet<()>,
     token: Option<String>,
@@ -51,6 +56,7 @@ impl Client {
         TransactWrite {
             client: self.clone(),
             items: Vec::new(),
+            violations: Vec::new(),
             keys: KeySet::default(),
             token: None,
             error: None,
@@ -86,7 +92,39 @@ impl TransactWrite {
             Ok(item)
         });
         match item {
-            Ok(item) => self.items.push((entity, item)),
+            Ok(item) => {
+                self.items.push((entity, item));
+                self.violations.push(None);
+            }
+            Err(e) => hold(&mut self.error, e),
+        }
+        self
+    }
+
+    /// Adds a unique sentinel's write.
+    fn push_companion(
+        mut self,
+        entity: &'static str,
+        primary: &IndexModel,
+        companion: Companion,
+    ) -> Self {
+        let key = KeyId::of_item(primary, &companion.key);
+        let added = match key {
+            Some(key) => self
+                .keys
+                .insert_unique("transaction", key, ())
+                .map_err(Error::from),
+            None => Ok(()),
+        };
+        match added {
+            Ok(()) => {
+                self.items.push((entity, companion.item));
+                self.violations.push(
+                    companion
+                        .violation
+                        .map(|(constraint, value)| (entity, constraint, value)),
+                );
+            }
             Err(e) => hold(&mut self.error, e),
         }
         self
@@ -104,35 +142,67 @@ impl TransactWrite {
         self.push(E::MODEL.name, KeyId::of(&key), item)
     }
 
-    fn put_item<E: Entity>(self, entity: &E, condition: Option<Condition<E>>) -> Self {
-        let key = KeyId::of(&entity.primary_key());
-        let put = (|| {
-            let item = entity.to_item()?;
-            check_item(E::MODEL, &item)?;
-            let put = Put::builder()
-                .table_name(self.client.checked_table()?)
-                .set_item(Some(item))
-                .expressions(condition_only(condition.as_ref(), "transaction condition")?)
-                .build()
-                .map_err(build_error)?;
-            Ok(TransactWriteItem::builder().put(put).build())
+    /// A whole-entity write, stamped (ids, timestamps, version), with the
+    /// sentinels of a create.
+    fn whole<E: Entity>(self, entity: &E, mode: Mode, condition: Option<Condition<E>>) -> Self {
+        let stamped = match managed::stamp(&self.client, entity, mode) {
+            Ok(stamped) => stamped,
+            Err(e) => {
+                let key = KeyId::of(&entity.primary_key());
+                return self.push(E::MODEL.name, key, Err(e));
+            }
+        };
+        // The key of the stamped item: a generated id may be part of it.
+        let key = KeyId::of_item(&E::MODEL.primary, &stamped.item)
+            .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
+        let built = (|| {
+            check_item(E::MODEL, &stamped.item)?;
+            let condition = match mode {
+                Mode::Create => and(condition, Some(not_exists::<E>())),
+                Mode::Replace => managed::with_version(condition, stamped.expected),
+            };
+            // Without a version the stored `created_at` is kept by an update.
+            let upsert = mode == Mode::Replace
+                && E::MODEL.managed.created_at.is_some()
+                && stamped.expected.is_none();
+            let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
+            let table = self.client.checked_table()?;
+            let item = single::transact_item(table, write.action, write.expressions)?;
+            let companions = match mode {
+                Mode::Create if !E::MODEL.managed.unique.is_empty() => {
+                    let owner = stamped.item.clone();
+                    let values = stamped.into_entity()?.unique_values();
+                    super::unique::moves::<E>(&self.client, &[], &values, &owner)?
+                }
+                _ => Vec::new(),
+            };
+            Ok((item, companions))
         })();
-        self.push(E::MODEL.name, key, put)
+        match built {
+            Ok((item, companions)) => {
+                let this = self.push(E::MODEL.name, key, Ok(item));
+                companions.into_iter().fold(this, |tx, companion| {
+                    tx.push_companion(E::MODEL.name, &E::MODEL.primary, companion)
+                })
+            }
+            Err(e) => self.push(E::MODEL.name, key, Err(e)),
+        }
     }
 
-    /// Writes a whole item.
-    pub fn put<E: Entity>(self, entity: &E) -> Self {
-        self.put_item(entity, None)
+    /// Writes a whole item (conditioned on its version, for a versioned
+    /// entity).
+    pub fn put<E: WithoutUnique>(self, entity: &E) -> Self {
+        self.whole(entity, Mode::Replace, None)
     }
 
     /// Writes a whole item if `condition` holds.
-    pub fn put_if<E: Entity>(self, entity: &E, condition: Condition<E>) -> Self {
-        self.put_item(entity, Some(condition))
+    pub fn put_if<E: WithoutUnique>(self, entity: &E, condition: Condition<E>) -> Self {
+        self.whole(entity, Mode::Replace, Some(condition))
     }
 
-    /// Writes an item that must not exist yet.
+    /// Writes an item that must not exist yet, with its unique sentinels.
     pub fn create<E: Entity>(self, entity: &E) -> Self {
-        self.put_item(entity, Some(not_exists::<E>()))
+        self.whole(entity, Mode::Create, None)
     }
 
     /// Changes an item, if `condition` (when given) holds.
@@ -142,6 +212,7 @@ impl TransactWrite {
         update: Update<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
+        let update = managed::stamp_update(&self.client, update);
         self.keyed(key, |table, key| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()
@@ -156,7 +227,11 @@ impl TransactWrite {
     }
 
     /// Deletes an item, if `condition` (when given) holds.
-    pub fn delete<E: Entity>(self, key: PrimaryKey<E>, condition: Option<Condition<E>>) -> Self {
+    pub fn delete<E: WithoutUnique>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
         self.keyed(key, |table, key| {
             let delete = Delete::builder()
                 .table_name(table)
@@ -182,8 +257,10 @@ impl TransactWrite {
         })
     }
 
-    /// Makes the transaction idempotent: the same token within ten minutes
-    /// does not write twice.
+    /// Sets the transaction's client request token: the same token within
+    /// ten minutes does not write twice, so a caller that resends the
+    /// transaction after an error cannot apply it twice. Without one, each
+    /// transaction gets a random token, which the SDK's own retries reuse.
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
@@ -208,17 +285,41 @@ impl TransactWrite {
             .items
             .first()
             .map_or("transaction", |(entity, _)| *entity);
-        self.client
+        let result = self
+            .client
             .inner
             .sdk
             .transact_write_items()
             .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
-            .set_client_request_token(self.token)
+            .client_request_token(self.token.unwrap_or_else(single::new_token))
             .send()
             .await
-            .map_err(|e| from_sdk("TransactWriteItems", entity, e))?;
-        Ok(())
+            .map_err(|e| from_sdk("TransactWriteItems", entity, e));
+        match result {
+            Ok(_) => Ok(()),
+            Err(Error::TransactionCanceled { reasons, source }) => {
+                Err(unique_violation(&self.violations, &reasons)
+                    .unwrap_or(Error::TransactionCanceled { reasons, source }))
+            }
+            Err(other) => Err(other),
+        }
     }
+}
+
+/// A transaction canceled because a unique sentinel's value is taken.
+fn unique_violation(
+    violations: &[Option<(&'static str, &'static str, String)>],
+    reasons: &[crate::CancellationReason],
+) -> Option<Error> {
+    reasons
+        .iter()
+        .filter(|reason| reason.is_condition_failed())
+        .find_map(|reason| violations.get(reason.index)?.clone())
+        .map(|(entity, constraint, value)| Error::UniqueViolation {
+            entity,
+            constraint,
+            value,
+        })
 }
 
 /// What both transactions refuse before sending: an error a builder call

@@ -1,10 +1,12 @@
 //! `update` and `patch`: typed changes to one item.
 
+use super::managed;
+use super::single::{self, Action, SingleWrite};
 use super::{
-    and, exists, missing_as_not_found, render_condition, BoxFuture, Conditional, Expressions,
-    ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
+    and, exists, missing_as_not_found, render_condition, BoxFuture, Expressions, ReturnNew,
+    ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
 };
-use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_primary_key;
 use crate::Client;
 use entity_core::attr::{SetMember, ToAttribute};
@@ -41,7 +43,12 @@ pub struct UpdateItem<E, R = ReturnNothing> {
     key: PrimaryKey<E>,
     update: Update<E>,
     condition: Option<Condition<E>>,
+    /// A condition of the caller's (or an expected version): a repeat of
+    /// the update may then report differently.
+    conditional: bool,
+    expected: Option<u64>,
     must_exist: bool,
+    token: Option<String>,
     returning: PhantomData<R>,
 }
 
@@ -53,7 +60,10 @@ impl Client {
             key,
             update: Update::new(),
             condition: None,
+            conditional: false,
+            expected: None,
             must_exist: false,
+            token: None,
             returning: PhantomData,
         }
     }
@@ -65,7 +75,10 @@ impl Client {
             key,
             update: Update::new(),
             condition: Some(exists::<E>()),
+            conditional: false,
+            expected: None,
             must_exist: true,
+            token: None,
             returning: PhantomData,
         }
     }
@@ -170,6 +183,25 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     /// Updates only if `condition` holds.
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = and(self.condition.take(), Some(condition));
+        self.conditional = true;
+        self
+    }
+
+    /// Updates only if the stored version is `version`
+    /// (`Error::VersionConflict` otherwise), for `#[entity(version)]`
+    /// entities: the read-modify-write of optimistic locking. Every update
+    /// of a versioned entity adds one to its version, with or without this.
+    pub fn expected_version(mut self, version: u64) -> Self {
+        self.expected = Some(version);
+        self.conditional = true;
+        self
+    }
+
+    /// Sends the update as a transaction with this client request token:
+    /// the same token within ten minutes does not apply twice, so a caller
+    /// that retries after an error cannot apply it twice either.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
         self
     }
 
@@ -179,7 +211,10 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             key: self.key,
             update: self.update,
             condition: self.condition,
+            conditional: self.conditional,
+            expected: self.expected,
             must_exist: self.must_exist,
+            token: self.token,
             returning: PhantomData,
         }
     }
@@ -207,25 +242,34 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     async fn send(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
         check_primary_key(&self.key)?;
-        let rendered = render_update(&self.key, self.update, self.condition)?;
-        let result = self
-            .client
-            .inner
-            .sdk
-            .update_item()
-            .table_name(self.client.checked_table()?)
-            .set_key(Some(self.key.to_item()))
-            .update_expression(rendered.expression)
-            .expressions(rendered.expressions)
-            .return_values(R::return_value())
-            .send()
-            .await
-            .map_err(|e| from_sdk("UpdateItem", entity, e));
-        let output = match result {
-            Err(e) if self.must_exist => return Err(missing_as_not_found(e)),
-            other => other?,
-        };
-        R::output(entity, output.attributes)
+        let update = managed::stamp_update(&self.client, self.update);
+        // A repeat changes nothing more if no arithmetic or list change is
+        // in it, no version is bumped, and no condition of the caller's can
+        // read its own effect (`patch`'s existence check cannot).
+        let idempotent =
+            update.is_idempotent() && E::MODEL.managed.version.is_none() && !self.conditional;
+        let condition = managed::with_version(self.condition, self.expected);
+        let rendered = render_update(&self.key, update, condition)?;
+        let mut write = SingleWrite::new(
+            entity,
+            Action::Update {
+                key: self.key.to_item(),
+                expression: rendered.expression,
+            },
+            rendered.expressions,
+        );
+        write.idempotent = idempotent;
+        write.token = self.token;
+        write.return_value = R::return_value();
+        let attributes = single::send(&self.client, write).await.map_err(|e| {
+            let e = managed::version_conflict::<E>(e, self.expected);
+            if self.must_exist {
+                missing_as_not_found(e)
+            } else {
+                e
+            }
+        })?;
+        R::output(entity, attributes)
     }
 }
 
@@ -257,7 +301,11 @@ pub(crate) fn render_update<E: Entity>(
     }
     // An update that creates the item also writes the fields its key is
     // composed of (kept as they are when the item exists).
-    let update = E::key_fields(key)
+    // In a fixed order: a request resent with its idempotency token must be
+    // the same request, placeholders included.
+    let mut key_fields: Vec<_> = E::key_fields(key).into_iter().collect();
+    key_fields.sort_by(|a, b| a.0.cmp(&b.0));
+    let update = key_fields
         .into_iter()
         .fold(update, |update, (name, value)| {
             entity_core::__private::update_set_raw_if_not_exists(update, &name, value)

@@ -1,67 +1,96 @@
 //! Whole-item writes and deletes: `put`, `create`, `upsert`, `delete`,
 //! `remove`.
+//!
+//! Each stamps the entity's managed fields (ids, timestamps, version),
+//! conditions a versioned write on the version the caller read, moves unique
+//! sentinels in the same transaction, and is sent so that no retry applies
+//! it twice ([`single`](super::single)).
 
+use super::managed::{self, Mode, Stamped};
+use super::single::{self, Action, SingleWrite};
+use super::unique::{self, Current};
 use super::{
-    and, condition_only, exists, is_table_key, missing_as_not_found, not_exists, render_condition,
-    BoxFuture, Conditional, Expressions, ReturnNothing, ReturnOld, Returning,
+    and, exists, is_table_key, missing_as_not_found, not_exists, render_condition, BoxFuture,
+    Expressions, ReturnNothing, ReturnOld, ReturnStored, Returning,
 };
-use crate::error::{from_sdk, Result};
+use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
 use crate::Client;
+use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::{Condition, Placeholders, Update};
 use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 
-/// A PutItem: `put` replaces the item, `create` fails if it exists.
+/// A whole-item write: `put` replaces the item, `create` fails if it
+/// exists. `.await` returns the entity as stored (generated ids,
+/// timestamps and version filled in).
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity};
 /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String, views: u32 }
 /// # async fn demo(client: Client, doc: Doc) -> entity_client::Result<()> {
 /// let f = Doc::fields();
-/// client.put(&doc).condition(f.views.lt(10u32)).await?;
+/// let stored: Doc = client.put(&doc).condition(f.views.lt(10u32)).await?;
 /// let previous: Option<Doc> = client.put(&doc).return_old().await?;
 /// client.create(&doc).await?; // Error::ConditionFailed if it exists
 /// # Ok(()) }
 /// ```
 #[must_use = "a request does nothing until it is awaited"]
-pub struct Put<E, R = ReturnNothing> {
+pub struct Put<E, R = ReturnStored> {
     client: Client,
-    item: Result<Item>,
+    stamped: Result<Stamped<E>>,
+    mode: Mode,
+    /// `upsert`: an UpdateItem that leaves attributes the entity does not
+    /// own in place.
+    upsert: bool,
     condition: Option<Condition<E>>,
+    token: Option<String>,
     returning: PhantomData<R>,
 }
 
+/// An upsert: every field written with UpdateItem. `.await` returns the
+/// entity as stored.
+pub type Upsert<E, R = ReturnStored> = Put<E, R>;
+
 impl Client {
-    /// Writes the whole item, replacing any item with the same key.
-    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
+    fn whole<E: Entity>(&self, entity: &E, mode: Mode, upsert: bool) -> Put<E> {
         Put {
             client: self.clone(),
-            item: entity.to_item().map_err(Into::into),
+            stamped: managed::stamp(self, entity, mode),
+            mode,
+            upsert,
             condition: None,
+            token: None,
             returning: PhantomData,
         }
     }
 
+    /// Writes the whole item, replacing any item with the same key.
+    ///
+    /// A versioned entity (`#[entity(version)]`) is written only if the
+    /// stored version is the entity's (`Error::VersionConflict`
+    /// otherwise), and stored with the next version. An entity with a
+    /// `created_at` field keeps the stored item's creation time (the write
+    /// is then an UpdateItem, which leaves attributes the entity does not
+    /// own in place).
+    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
+        self.whole(entity, Mode::Replace, false)
+    }
+
     /// Writes the item only if no item has its key
     /// (`Error::ConditionFailed`, with the existing item, otherwise).
+    /// Generated ids, `created_at`, `updated_at` and the version (1) are
+    /// filled in, and unique sentinels written in the same transaction.
     pub fn create<E: Entity>(&self, entity: &E) -> Put<E> {
-        let mut put = self.put(entity);
-        put.condition = Some(not_exists::<E>());
-        put
+        self.whole(entity, Mode::Create, false)
     }
 
     /// Writes every field of the entity into the item with its key, creating
     /// it if missing and leaving attributes the entity does not own in place
     /// (an UpdateItem). Fields that are `None` are removed.
     pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
-        Upsert {
-            client: self.clone(),
-            key: entity.primary_key(),
-            item: entity.to_item().map_err(Into::into),
-            condition: None,
-        }
+        self.whole(entity, Mode::Replace, true)
     }
 
     /// Deletes the item with this key, if any.
@@ -70,7 +99,9 @@ impl Client {
             client: self.clone(),
             key,
             condition: None,
+            expected: None,
             must_exist: false,
+            token: None,
             returning: PhantomData,
         }
     }
@@ -81,7 +112,9 @@ impl Client {
             client: self.clone(),
             key,
             condition: Some(exists::<E>()),
+            expected: None,
             must_exist: true,
+            token: None,
             returning: PhantomData,
         }
     }
@@ -95,33 +128,61 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
         self
     }
 
-    /// Returns the item that was replaced, if any.
+    /// Sends the write as a transaction with this client request token:
+    /// the same token within ten minutes does not write twice, so a caller
+    /// that retries after an error cannot apply it twice either.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Returns the item that was replaced, if any, instead of the stored
+    /// entity (a single-item call; not for entities with unique
+    /// constraints).
     pub fn return_old(self) -> Put<E, ReturnOld> {
         Put {
             client: self.client,
-            item: self.item,
+            stamped: self.stamped,
+            mode: self.mode,
+            upsert: self.upsert,
             condition: self.condition,
+            token: self.token,
             returning: PhantomData,
         }
     }
 
     async fn send(self) -> Result<R::Output> {
-        let item = self.item?;
-        check_item(E::MODEL, &item)?;
-        let expressions = condition_only(self.condition.as_ref(), "put condition")?;
-        let output = self
-            .client
-            .inner
-            .sdk
-            .put_item()
-            .table_name(self.client.checked_table()?)
-            .set_item(Some(item))
-            .expressions(expressions)
-            .return_values(R::return_value())
-            .send()
+        let stamped = self.stamped?;
+        check_item(E::MODEL, &stamped.item)?;
+        let expected = stamped.expected;
+        let result = if !E::MODEL.managed.unique.is_empty() && self.mode == Mode::Replace {
+            replace_guarded::<E, R>(
+                &self.client,
+                stamped,
+                self.condition,
+                self.upsert,
+                self.token,
+            )
             .await
-            .map_err(|e| from_sdk("PutItem", E::MODEL.name, e))?;
-        R::output(E::MODEL.name, output.attributes)
+        } else {
+            write_whole::<E, R>(
+                &self.client,
+                stamped,
+                self.mode,
+                self.condition,
+                self.upsert,
+                self.token,
+            )
+            .await
+        };
+        let written = result.map_err(|e| match self.mode {
+            Mode::Create => e,
+            Mode::Replace => managed::version_conflict::<E>(e, expected),
+        })?;
+        match written {
+            Written::Stored(entity) => R::stored(entity),
+            Written::Returned(attributes) => R::output(E::MODEL.name, attributes),
+        }
     }
 }
 
@@ -134,83 +195,198 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Put<E, R> {
     }
 }
 
-/// An upsert: every field written with UpdateItem.
-#[must_use = "a request does nothing until it is awaited"]
-pub struct Upsert<E> {
-    client: Client,
-    key: PrimaryKey<E>,
-    item: Result<Item>,
+/// What a whole-item write hands back: the entity as stored, known to the
+/// client, or the attributes DynamoDB returned.
+enum Written<E> {
+    Stored(E),
+    Returned(Option<Item>),
+}
+
+/// A create, or a put/upsert of an entity without unique constraints.
+async fn write_whole<E: Entity, R: Returning<E>>(
+    client: &Client,
+    stamped: Stamped<E>,
+    mode: Mode,
     condition: Option<Condition<E>>,
-}
-
-impl<E: Entity + Send + 'static> Upsert<E> {
-    /// Writes only if `condition` holds.
-    pub fn condition(mut self, condition: Condition<E>) -> Self {
-        self.condition = and(self.condition.take(), Some(condition));
-        self
+    upsert: bool,
+    token: Option<String>,
+) -> Result<Written<E>> {
+    let condition = match mode {
+        Mode::Create => and(condition, Some(not_exists::<E>())),
+        Mode::Replace => managed::with_version(condition, stamped.expected),
+    };
+    // Without a version, the stored `created_at` is not known here: an
+    // UpdateItem keeps it, and hands the stored item back.
+    let keeps_created = mode == Mode::Replace
+        && E::MODEL.managed.created_at.is_some()
+        && stamped.expected.is_none();
+    let stored_unknown = keeps_created && R::return_value() == ReturnValue::None;
+    let mut write = whole_write(&stamped.item, upsert || keeps_created, condition.as_ref())?;
+    write.idempotent = condition.is_none();
+    write.token = token;
+    write.return_value = if stored_unknown {
+        ReturnValue::AllNew
+    } else {
+        R::return_value()
+    };
+    if mode == Mode::Create {
+        write.companions =
+            unique::moves::<E>(client, &[], &created_values(&stamped)?, &stamped.item)?;
     }
-
-    /// The UpdateItem's changes: every attribute of the item but the table
-    /// key; `REMOVE` for fields that are absent.
-    pub(crate) fn changes(item: Item) -> (Update<E>, Vec<&'static str>) {
-        let mut update = Update::new();
-        let mut removed = Vec::new();
-        for field in E::MODEL.fields {
-            if !item.contains_key(field.attribute) {
-                removed.push(field.attribute);
-            }
-        }
-        for (name, value) in item {
-            if !is_table_key::<E>(&name) {
-                update = entity_core::__private::update_set_raw(update, &name, value);
-            }
-        }
-        (update, removed)
+    let attributes = single::send(client, write).await?;
+    if R::return_value() != ReturnValue::None {
+        return Ok(Written::Returned(attributes));
     }
-
-    async fn send(self) -> Result<()> {
-        let item = self.item?;
-        check_item(E::MODEL, &item)?;
-        let (update, removed) = Self::changes(item);
-        let mut placeholders = Placeholders::default();
-        let mut expression =
-            update
-                .render(&mut placeholders)
-                .map_err(|source| crate::ValidationError::Value {
-                    context: "upsert",
-                    source,
-                })?;
-        if !removed.is_empty() {
-            let names: Vec<String> = removed.iter().map(|a| placeholders.name(a)).collect();
-            expression.push_str(&format!(" REMOVE {}", names.join(", ")));
-        }
-        let condition = render_condition(
-            self.condition.as_ref(),
-            &mut placeholders,
-            "upsert condition",
-        )?;
-        self.client
-            .inner
-            .sdk
-            .update_item()
-            .table_name(self.client.checked_table()?)
-            .set_key(Some(self.key.to_item()))
-            .update_expression(expression)
-            .expressions(Expressions::new(condition, placeholders))
-            .send()
-            .await
-            .map_err(|e| from_sdk("UpdateItem", E::MODEL.name, e))?;
-        Ok(())
+    match attributes {
+        Some(item) if stored_unknown => Ok(Written::Stored(E::from_item(item)?)),
+        _ => Ok(Written::Stored(stamped.into_entity()?)),
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Upsert<E> {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+/// The unique values of the entity a write stores.
+fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
+    if E::MODEL.managed.unique.is_empty() {
+        return Ok(Vec::new());
     }
+    Ok(match &stamped.entity {
+        Some(entity) => entity.unique_values(),
+        None => E::from_item(stamped.item.clone())?.unique_values(),
+    })
+}
+
+/// A put/upsert of an entity with unique constraints: read the stored item,
+/// write the entity and move the sentinels whose values change, in one
+/// transaction conditioned on the unique attributes being as read.
+async fn replace_guarded<E: Entity, R: Returning<E>>(
+    client: &Client,
+    stamped: Stamped<E>,
+    condition: Option<Condition<E>>,
+    upsert: bool,
+    token: Option<String>,
+) -> Result<Written<E>> {
+    let key = stamped_key(&stamped)?;
+    let condition = managed::with_version(condition, stamped.expected);
+    let new_values = created_values(&stamped)?;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let current = Current::<E>::read(client, &key).await?;
+        let stamped = keep_created(&stamped, current.item.as_ref())?;
+        let guarded = and(condition.clone(), Some(current.guard()));
+        let mut write = whole_write(&stamped.item, upsert, guarded.as_ref())?;
+        write.token = token.clone();
+        write.return_value = R::return_value();
+        write.companions = unique::moves::<E>(client, &current.values, &new_values, &stamped.item)?;
+        match single::send(client, write).await {
+            Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+            Err(e) => return Err(e),
+            Ok(attributes) if R::return_value() != ReturnValue::None => {
+                return Ok(Written::Returned(attributes))
+            }
+            Ok(_) => return Ok(Written::Stored(stamped.into_entity()?)),
+        }
+    }
+}
+
+/// The table key of a stamped entity.
+fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
+    Ok(match &stamped.entity {
+        Some(entity) => entity.primary_key(),
+        None => E::from_item(stamped.item.clone())?.primary_key(),
+    })
+}
+
+/// The stamped entity with the stored item's `created_at`, when there is
+/// a stored item (a put keeps the creation time).
+fn keep_created<E: Entity>(stamped: &Stamped<E>, stored: Option<&Item>) -> Result<Stamped<E>> {
+    let mut item = stamped.item.clone();
+    if let (Some(created_at), Some(stored)) = (E::MODEL.managed.created_at, stored) {
+        if let Some(value) = stored.get(created_at.attribute) {
+            item.insert(created_at.attribute.to_owned(), value.clone());
+        }
+    }
+    let entity = E::from_item(item)?;
+    Ok(Stamped {
+        item: entity.to_item()?,
+        entity: Some(entity),
+        expected: stamped.expected,
+    })
+}
+
+/// The write of a whole item: a PutItem, or for an upsert an UpdateItem
+/// setting every attribute but the table key (`created_at` only if the
+/// item has none) and removing absent fields.
+pub(crate) fn whole_write<E: Entity>(
+    item: &Item,
+    upsert: bool,
+    condition: Option<&Condition<E>>,
+) -> Result<SingleWrite> {
+    let mut placeholders = Placeholders::default();
+    let action = if upsert {
+        let key = table_key_of::<E>(item);
+        let expression = upsert_expression::<E>(item.clone(), &mut placeholders)?;
+        Action::Update { key, expression }
+    } else {
+        Action::Put { item: item.clone() }
+    };
+    let context = if upsert {
+        "upsert condition"
+    } else {
+        "put condition"
+    };
+    let condition = render_condition(condition, &mut placeholders, context)?;
+    Ok(SingleWrite::new(
+        E::MODEL.name,
+        action,
+        Expressions::new(condition, placeholders),
+    ))
+}
+
+/// The table key attributes of an item.
+fn table_key_of<E: Entity>(item: &Item) -> Item {
+    item.iter()
+        .filter(|(name, _)| is_table_key::<E>(name))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
+}
+
+/// The upsert's UpdateExpression: `SET` every attribute of the item but the
+/// table key (`created_at` with `if_not_exists`), `REMOVE` absent fields.
+fn upsert_expression<E: Entity>(item: Item, placeholders: &mut Placeholders) -> Result<String> {
+    let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
+    let removed: Vec<&str> = E::MODEL
+        .fields
+        .iter()
+        .map(|field| field.attribute)
+        .filter(|attribute| !item.contains_key(*attribute))
+        .collect();
+    // In a fixed order: a request resent with its idempotency token must be
+    // the same request, placeholders included.
+    let mut attributes: Vec<_> = item.into_iter().collect();
+    attributes.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut update = Update::<E>::new();
+    for (name, value) in attributes {
+        if is_table_key::<E>(&name) {
+            continue;
+        }
+        update = if Some(name.as_str()) == created_at {
+            entity_core::__private::update_set_raw_if_not_exists(update, &name, value)
+        } else {
+            entity_core::__private::update_set_raw(update, &name, value)
+        };
+    }
+    let mut expression =
+        update
+            .render(placeholders)
+            .map_err(|source| crate::ValidationError::Value {
+                context: "upsert",
+                source,
+            })?;
+    if !removed.is_empty() {
+        let names: Vec<String> = removed.iter().map(|a| placeholders.name(a)).collect();
+        expression.push_str(&format!(" REMOVE {}", names.join(", ")));
+    }
+    Ok(expression)
 }
 
 /// A DeleteItem: `delete` succeeds whether or not the item exists,
@@ -220,7 +396,9 @@ pub struct Delete<E, R = ReturnNothing> {
     client: Client,
     key: PrimaryKey<E>,
     condition: Option<Condition<E>>,
+    expected: Option<u64>,
     must_exist: bool,
+    token: Option<String>,
     returning: PhantomData<R>,
 }
 
@@ -231,37 +409,102 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         self
     }
 
-    /// Returns the deleted item, if any.
+    /// Deletes only if the stored version is `version`
+    /// (`Error::VersionConflict` otherwise); for `#[entity(version)]`
+    /// entities.
+    pub fn expected_version(mut self, version: u64) -> Self {
+        self.expected = Some(version);
+        self
+    }
+
+    /// Sends the delete as a transaction with this client request token.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Returns the deleted item, if any (a single-item call; not for
+    /// entities with unique constraints).
     pub fn return_old(self) -> Delete<E, ReturnOld> {
         Delete {
             client: self.client,
             key: self.key,
             condition: self.condition,
+            expected: self.expected,
             must_exist: self.must_exist,
+            token: self.token,
             returning: PhantomData,
         }
     }
 
     async fn send(self) -> Result<R::Output> {
         check_primary_key(&self.key)?;
-        let expressions = condition_only(self.condition.as_ref(), "delete condition")?;
-        let result = self
-            .client
-            .inner
-            .sdk
-            .delete_item()
-            .table_name(self.client.checked_table()?)
-            .set_key(Some(self.key.to_item()))
-            .expressions(expressions)
-            .return_values(R::return_value())
-            .send()
-            .await
-            .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e));
-        let output = match result {
-            Err(e) if self.must_exist => return Err(missing_as_not_found(e)),
-            other => other?,
+        let (expected, must_exist) = (self.expected, self.must_exist);
+        let result = if E::MODEL.managed.unique.is_empty() {
+            self.delete_plain().await
+        } else {
+            self.delete_guarded().await
         };
-        R::output(E::MODEL.name, output.attributes)
+        let attributes = result.map_err(|e| {
+            let e = managed::version_conflict::<E>(e, expected);
+            if must_exist {
+                missing_as_not_found(e)
+            } else {
+                e
+            }
+        })?;
+        R::output(E::MODEL.name, attributes)
+    }
+
+    fn write(&self, condition: Option<&Condition<E>>) -> Result<SingleWrite> {
+        let expressions = super::condition_only(condition, "delete condition")?;
+        let mut write = SingleWrite::new(
+            E::MODEL.name,
+            Action::Delete {
+                key: self.key.to_item(),
+            },
+            expressions,
+        );
+        write.idempotent = condition.is_none();
+        write.token = self.token.clone();
+        write.return_value = R::return_value();
+        Ok(write)
+    }
+
+    fn condition_with_version(&self) -> Option<Condition<E>> {
+        managed::with_version(self.condition.clone(), self.expected)
+    }
+
+    async fn delete_plain(self) -> Result<Option<Item>> {
+        let write = self.write(self.condition_with_version().as_ref())?;
+        single::send(&self.client, write).await
+    }
+
+    /// Deletes the item and its sentinels in one transaction, conditioned on
+    /// its unique attributes being as read.
+    async fn delete_guarded(self) -> Result<Option<Item>> {
+        let condition = self.condition_with_version();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = Current::<E>::read(&self.client, &self.key).await?;
+            let Some(stored) = &current.item else {
+                return if self.must_exist {
+                    Err(Error::NotFound {
+                        entity: E::MODEL.name,
+                    })
+                } else {
+                    Ok(None)
+                };
+            };
+            let guarded = and(condition.clone(), Some(current.guard()));
+            let mut write = self.write(guarded.as_ref())?;
+            write.companions = unique::moves::<E>(&self.client, &current.values, &[], stored)?;
+            match single::send(&self.client, write).await {
+                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+                other => return other,
+            }
+        }
     }
 }
 

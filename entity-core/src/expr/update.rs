@@ -94,6 +94,15 @@ impl<E> Update<E> {
             && self.deletes.is_empty()
     }
 
+    /// Whether applying the update twice leaves the item as applying it once:
+    /// no arithmetic and no list append or prepend. (Adding members to a set
+    /// or removing them is idempotent.)
+    pub fn is_idempotent(&self) -> bool {
+        self.sets.iter().all(|(_, action)| {
+            matches!(action, SetAction::Value(_) | SetAction::IfNotExists(_))
+        })
+    }
+
     /// The attributes this update writes, in order.
     pub fn attributes(&self) -> impl Iterator<Item = &str> {
         self.sets
@@ -286,6 +295,15 @@ impl<E> Update<E> {
     pub(crate) fn set_raw_if_not_exists(mut self, attribute: &str, value: AttributeValue) -> Self {
         self.sets
             .push((attribute.to_owned(), SetAction::IfNotExists(Ok(value))));
+        self
+    }
+
+    /// `SET attr = if_not_exists(attr, 0) + n` for an attribute the
+    /// framework maintains (the optimistic-lock version).
+    pub(crate) fn add_raw(mut self, attribute: &str, n: AttributeValue) -> Self {
+        let zero = AttributeValue::N("0".to_owned());
+        self.sets
+            .push((attribute.to_owned(), SetAction::Add(Ok(n), zero)));
         self
     }
 

@@ -4,10 +4,11 @@ use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
+use crate::ops::managed::Mode;
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
-use entity_core::{Entity, IndexModel, Item, PrimaryKey};
+use entity_core::{Entity, IndexModel, Item, PrimaryKey, WithoutUnique, WithoutVersion};
 use futures::stream::{self, StreamExt};
 use std::future::IntoFuture;
 
@@ -110,9 +111,16 @@ impl BatchWrite {
         self
     }
 
-    /// Writes a whole item.
-    pub fn put<E: Entity>(self, entity: &E) -> Self {
-        let request = entity.to_item().map_err(Error::from).and_then(|item| {
+    /// Writes a whole item, with its generated ids and timestamps filled in
+    /// (`created_at` kept as the entity holds it, or now when unset).
+    ///
+    /// BatchWriteItem takes no conditions, so entities with an
+    /// optimistic-lock version or unique constraints are refused at compile
+    /// time: write those one by one or in a transaction.
+    pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
+        let stamped = crate::ops::managed::stamp(&self.client, entity, Mode::Replace);
+        let request = stamped.and_then(|stamped| {
+            let item = stamped.item;
             check_item(E::MODEL, &item)?;
             let key = KeyId::of_item(&E::MODEL.primary, &item)
                 .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
@@ -126,14 +134,18 @@ impl BatchWrite {
     }
 
     /// Writes many whole items.
-    pub fn put_all<'a, E: Entity + 'a>(self, entities: impl IntoIterator<Item = &'a E>) -> Self {
+    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
+        self,
+        entities: impl IntoIterator<Item = &'a E>,
+    ) -> Self {
         entities
             .into_iter()
             .fold(self, |batch, entity| batch.put(entity))
     }
 
-    /// Deletes the item with this key.
-    pub fn delete<E: Entity>(self, key: PrimaryKey<E>) -> Self {
+    /// Deletes the item with this key (entities with unique constraints are
+    /// refused at compile time: their sentinels go with `client.delete`).
+    pub fn delete<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
         let request = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))

@@ -1,0 +1,208 @@
+//! The fields the client writes itself, on every write path: generated ids,
+//! `created_at`, `updated_at` and the optimistic-lock version.
+//!
+//! A whole-entity write is stamped on its item, which is then read back as
+//! the entity and written out again: keys composed of a stamped field (a
+//! feed sorted by `created_at`, a generated id in the partition key) are
+//! composed from the stamped value, and the caller gets the stored entity.
+
+use super::{and, not_exists};
+use crate::error::{Error, Result};
+use crate::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::expr::{Condition, Update};
+use entity_core::managed::{IdKind, TimestampModel};
+use entity_core::{Entity, Item};
+use std::time::UNIX_EPOCH;
+
+/// What kind of whole-entity write is stamped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The item must not exist: `created_at` is now, the version 1.
+    Create,
+    /// The item may exist: `created_at` is kept (the entity's, or now when
+    /// unset), the version is the entity's plus one.
+    Replace,
+}
+
+/// An entity's item as a write stores it.
+pub(crate) struct Stamped<E> {
+    pub item: Item,
+    /// The entity as stored; `None` when it has no managed fields (it is
+    /// the caller's value).
+    pub entity: Option<E>,
+    /// For a versioned entity: the version the write expects the stored
+    /// item to have (0: that there is none).
+    pub expected: Option<u64>,
+}
+
+impl<E: Entity> Stamped<E> {
+    /// The stored entity.
+    pub(crate) fn into_entity(self) -> Result<E> {
+        match self.entity {
+            Some(entity) => Ok(entity),
+            None => Ok(E::from_item(self.item)?),
+        }
+    }
+}
+
+/// Stamps `entity`'s managed fields for a write of kind `mode`.
+pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
+    let mut item = entity.to_item()?;
+    let managed = &E::MODEL.managed;
+    if managed.is_empty() {
+        return Ok(Stamped {
+            item,
+            entity: None,
+            expected: None,
+        });
+    }
+    let now = client.now();
+    for generated in managed.generated {
+        let empty = match item.get(generated.attribute) {
+            None | Some(AttributeValue::Null(_)) => true,
+            Some(AttributeValue::S(text)) => text.is_empty(),
+            Some(_) => false,
+        };
+        if empty {
+            item.insert(
+                generated.attribute.to_owned(),
+                AttributeValue::S(new_id(generated.kind)),
+            );
+        }
+    }
+    if let Some(updated_at) = managed.updated_at {
+        item.insert(updated_at.attribute.to_owned(), updated_at.value(now));
+    }
+    if let Some(created_at) = managed.created_at {
+        if mode == Mode::Create || is_unset(&created_at, item.get(created_at.attribute)) {
+            item.insert(created_at.attribute.to_owned(), created_at.value(now));
+        }
+    }
+    let expected = match managed.version {
+        Some(attribute) => {
+            let held = version_of(&item, attribute);
+            let (expected, next) = match mode {
+                Mode::Create => (0, 1),
+                Mode::Replace => (held, held.saturating_add(1)),
+            };
+            item.insert(attribute.to_owned(), AttributeValue::N(next.to_string()));
+            Some(expected)
+        }
+        None => None,
+    };
+    // Read back and written again: keys composed of stamped fields follow.
+    let stored = E::from_item(item)?;
+    Ok(Stamped {
+        item: stored.to_item()?,
+        entity: Some(stored),
+        expected,
+    })
+}
+
+/// A timestamp never set: absent, `NULL`, or the Unix epoch (the `Default`
+/// of the timestamp types).
+fn is_unset(model: &TimestampModel, value: Option<&AttributeValue>) -> bool {
+    match value {
+        None | Some(AttributeValue::Null(_)) => true,
+        Some(value) => *value == model.value(UNIX_EPOCH),
+    }
+}
+
+/// The version an item holds (0 when it has none, or one that is not a
+/// non-negative integer).
+pub(crate) fn version_of(item: &Item, attribute: &str) -> u64 {
+    match item.get(attribute) {
+        Some(AttributeValue::N(text)) => text.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// A new id of `kind`.
+pub(crate) fn new_id(kind: IdKind) -> String {
+    match kind {
+        IdKind::Ulid => ulid::Ulid::new().to_string(),
+        IdKind::Uuid => uuid::Uuid::new_v4().hyphenated().to_string(),
+    }
+}
+
+/// The condition that the stored item has version `expected` (no item, for
+/// 0).
+pub(crate) fn version_condition<E: Entity>(attribute: &str, expected: u64) -> Condition<E> {
+    if expected == 0 {
+        not_exists::<E>()
+    } else {
+        entity_core::__private::condition_equals(attribute, AttributeValue::N(expected.to_string()))
+    }
+}
+
+/// Adds the version condition of a versioned write to `condition`.
+pub(crate) fn with_version<E: Entity>(
+    condition: Option<Condition<E>>,
+    expected: Option<u64>,
+) -> Option<Condition<E>> {
+    match (E::MODEL.managed.version, expected) {
+        (Some(attribute), Some(expected)) => {
+            and(condition, Some(version_condition(attribute, expected)))
+        }
+        _ => condition,
+    }
+}
+
+/// A failed condition of a write that expected version `expected`, when
+/// the stored version is another: `VersionConflict`.
+pub(crate) fn version_conflict<E: Entity>(error: Error, expected: Option<u64>) -> Error {
+    let (Some(attribute), Some(expected)) = (E::MODEL.managed.version, expected) else {
+        return error;
+    };
+    match error {
+        Error::ConditionFailed { entity, old, .. }
+            if old
+                .as_deref()
+                .map(|item| version_of(item, attribute))
+                .unwrap_or(0)
+                != expected =>
+        {
+            Error::VersionConflict {
+                entity,
+                expected,
+                found: old.as_deref().map(|item| version_of(item, attribute)),
+                current: old,
+            }
+        }
+        other => other,
+    }
+}
+
+/// The managed changes of an update: `updated_at` now, `created_at` now if
+/// the update creates the item, the version plus one.
+pub(crate) fn stamp_update<E: Entity>(client: &Client, update: Update<E>) -> Update<E> {
+    let managed = &E::MODEL.managed;
+    if managed.created_at.is_none() && managed.updated_at.is_none() && managed.version.is_none() {
+        return update;
+    }
+    let now = client.now();
+    let mut update = update;
+    if let Some(updated_at) = managed.updated_at {
+        update = entity_core::__private::update_set_raw(
+            update,
+            updated_at.attribute,
+            updated_at.value(now),
+        );
+    }
+    if let Some(created_at) = managed.created_at {
+        update = entity_core::__private::update_set_raw_if_not_exists(
+            update,
+            created_at.attribute,
+            created_at.value(now),
+        );
+    }
+    if let Some(version) = managed.version {
+        update = entity_core::__private::update_add_raw(
+            update,
+            version,
+            AttributeValue::N("1".to_owned()),
+        );
+    }
+    update
+}

@@ -1,0 +1,393 @@
+//! Sending one item's write so that no retry applies it twice.
+//!
+//! The SDK retries a request whose response was lost (a 500, a dropped
+//! connection). For a write that is idempotent (a blind put or delete, an
+//! update that only sets values) a repeat changes nothing, so it goes as a
+//! plain single-item call. Any other write (a create, a conditional or
+//! versioned write, an `add`, a `remove`, a write with unique sentinels)
+//! goes through `TransactWriteItems` with a client request token: the SDK's
+//! retry resends the same token, and DynamoDB applies a token once within
+//! ten minutes, answering the repeat with the first call's success.
+//!
+//! A write that is not idempotent but asks for the item back (`return_new`,
+//! ...) must be a single-item call, since only those return items. It is
+//! sent without the SDK's retries for failures that might have been applied
+//! (5xx, lost connections, timeouts): those fail with
+//! [`Error::OutcomeUnknown`]. Throttles, which apply nothing, are retried.
+
+use super::{Conditional, Expressions};
+use crate::error::{from_sdk, CancellationReason, Error, Result};
+use crate::Client;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::error::SdkError as RawSdkError;
+use aws_sdk_dynamodb::types::{Delete, Put, ReturnValue, TransactWriteItem, Update};
+use entity_core::Item;
+
+/// What a write does to its item.
+#[derive(Debug)]
+pub(crate) enum Action {
+    /// PutItem.
+    Put { item: Item },
+    /// UpdateItem.
+    Update { key: Item, expression: String },
+    /// DeleteItem.
+    Delete { key: Item },
+}
+
+/// Another item written in the same transaction: a unique constraint's
+/// sentinel.
+#[derive(Debug)]
+pub(crate) struct Companion {
+    /// The companion's table key.
+    pub key: Item,
+    pub item: TransactWriteItem,
+    /// What a failed condition on it means: this constraint's value is taken.
+    pub violation: Option<(&'static str, String)>,
+}
+
+/// One item's write and how it may be sent.
+#[derive(Debug)]
+pub(crate) struct SingleWrite {
+    pub entity: &'static str,
+    pub action: Action,
+    pub expressions: Expressions,
+    /// A repeat of the write changes nothing more and reports the same.
+    pub idempotent: bool,
+    pub return_value: ReturnValue,
+    pub companions: Vec<Companion>,
+    /// The caller's client request token.
+    pub token: Option<String>,
+}
+
+impl SingleWrite {
+    pub(crate) fn new(entity: &'static str, action: Action, expressions: Expressions) -> Self {
+        Self {
+            entity,
+            action,
+            expressions,
+            idempotent: false,
+            return_value: ReturnValue::None,
+            companions: Vec::new(),
+            token: None,
+        }
+    }
+
+    fn operation(&self) -> &'static str {
+        match self.action {
+            Action::Put { .. } => "PutItem",
+            Action::Update { .. } => "UpdateItem",
+            Action::Delete { .. } => "DeleteItem",
+        }
+    }
+}
+
+/// How a write is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// A single-item call with the SDK's retries.
+    Plain,
+    /// A single-item call retried only where nothing was applied.
+    AtMostOnce,
+    /// A one-item (or item-and-sentinels) transaction with a token.
+    Transaction,
+}
+
+fn route(client: &Client, write: &SingleWrite) -> Result<Route> {
+    let returns = write.return_value != ReturnValue::None;
+    if returns && (write.token.is_some() || !write.companions.is_empty()) {
+        return Err(crate::ValidationError::InvalidRequest(
+            "a write that returns the item is a single-item call, which takes no idempotency token"
+                .into(),
+        )
+        .into());
+    }
+    Ok(if !write.companions.is_empty() || write.token.is_some() {
+        Route::Transaction
+    } else if write.idempotent || !client.inner.exactly_once {
+        Route::Plain
+    } else if returns {
+        Route::AtMostOnce
+    } else {
+        Route::Transaction
+    })
+}
+
+/// Sends the write; the returned attributes (for a single-item call that
+/// asked for them).
+pub(crate) async fn send(client: &Client, write: SingleWrite) -> Result<Option<Item>> {
+    match route(client, &write)? {
+        Route::Plain => single_call(client, write, false).await,
+        Route::AtMostOnce => single_call(client, write, true).await,
+        Route::Transaction => transaction(client, write).await.map(|()| None),
+    }
+}
+
+/// Sends one PutItem, UpdateItem or DeleteItem.
+async fn single_call(
+    client: &Client,
+    write: SingleWrite,
+    at_most_once: bool,
+) -> Result<Option<Item>> {
+    let policy = client.inner.batch;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match single_attempt(client, &write, at_most_once).await {
+            Err(Attempt::Throttled(_)) if at_most_once && attempt < policy.max_attempts => {
+                tokio::time::sleep(policy.backoff(attempt)).await;
+            }
+            Err(Attempt::Throttled(e) | Attempt::Failed(e)) => return Err(e),
+            Ok(attributes) => return Ok(attributes),
+        }
+    }
+}
+
+/// Why one attempt failed: a throttle (nothing applied), or anything else.
+enum Attempt {
+    Throttled(Error),
+    Failed(Error),
+}
+
+/// One request. Without the SDK's retries when `at_most_once`: a failure
+/// that might have been applied is `OutcomeUnknown`.
+async fn single_attempt(
+    client: &Client,
+    write: &SingleWrite,
+    at_most_once: bool,
+) -> std::result::Result<Option<Item>, Attempt> {
+    let sdk = &client.inner.sdk;
+    let table = client
+        .checked_table()
+        .map_err(|e| Attempt::Failed(e.into()))?;
+    let (operation, entity) = (write.operation(), write.entity);
+    let expressions = || write.expressions.clone();
+    macro_rules! send {
+        ($builder:expr) => {{
+            let builder = $builder
+                .table_name(table)
+                .expressions(expressions())
+                .return_values(write.return_value.clone());
+            let result = if at_most_once {
+                builder
+                    .customize()
+                    .config_override(
+                        aws_sdk_dynamodb::config::Builder::default()
+                            .retry_config(RetryConfig::disabled()),
+                    )
+                    .send()
+                    .await
+            } else {
+                builder.send().await
+            };
+            result
+                .map(|output| output.attributes)
+                .map_err(|e| classify(operation, entity, e, at_most_once))
+        }};
+    }
+    match &write.action {
+        Action::Put { item } => send!(sdk.put_item().set_item(Some(item.clone()))),
+        Action::Update { key, expression } => send!(sdk
+            .update_item()
+            .set_key(Some(key.clone()))
+            .update_expression(expression)),
+        Action::Delete { key } => send!(sdk.delete_item().set_key(Some(key.clone()))),
+    }
+}
+
+/// Our error for a failed single-item call.
+fn classify<E, R>(
+    operation: &'static str,
+    entity: &'static str,
+    error: RawSdkError<E, R>,
+    at_most_once: bool,
+) -> Attempt
+where
+    crate::SdkError: From<RawSdkError<E, R>>,
+    R: HttpStatus,
+{
+    let unknown = at_most_once && might_have_applied(&error);
+    let error = from_sdk(operation, entity, error);
+    match error {
+        Error::Throttled { .. } => Attempt::Throttled(error),
+        Error::Service { source, .. } if unknown => Attempt::Failed(Error::OutcomeUnknown {
+            operation,
+            entity,
+            source,
+        }),
+        other => Attempt::Failed(other),
+    }
+}
+
+/// The status of a raw response.
+trait HttpStatus {
+    fn is_server_error(&self) -> bool;
+}
+
+impl HttpStatus for aws_sdk_dynamodb::config::http::HttpResponse {
+    fn is_server_error(&self) -> bool {
+        self.status().is_server_error()
+    }
+}
+
+/// Whether the server may have applied a request that failed this way: a
+/// 5xx, a failure while sending or reading, a timeout. (A request never
+/// built, or refused with a 4xx, was not applied.)
+fn might_have_applied<E, R: HttpStatus>(error: &RawSdkError<E, R>) -> bool {
+    match error {
+        RawSdkError::ConstructionFailure(_) => false,
+        RawSdkError::ServiceError(e) => e.raw().is_server_error(),
+        _ => true,
+    }
+}
+
+/// Attempts at a one-item transaction canceled by a conflict with another
+/// transaction (nothing was applied, so it is safe to resend).
+const CONFLICT_ATTEMPTS: u32 = 8;
+
+/// Sends the write and its companions as one transaction with a token.
+async fn transaction(client: &Client, write: SingleWrite) -> Result<()> {
+    let table = client.checked_table()?.to_owned();
+    let entity = write.entity;
+    let caller_token = write.token.clone();
+    check_items(&write)?;
+    let items = transact_items(&table, write.action, write.expressions, &write.companions)?;
+    let policy = client.inner.batch;
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        // A fresh token per attempt of ours: a canceled attempt applied
+        // nothing. The SDK's own retries of one attempt reuse its token.
+        let token = caller_token.clone().unwrap_or_else(new_token);
+        let result = client
+            .inner
+            .sdk
+            .transact_write_items()
+            .set_transact_items(Some(items.clone()))
+            .client_request_token(token)
+            .send()
+            .await
+            .map_err(|e| from_sdk("TransactWriteItems", entity, e));
+        match result {
+            Ok(_) => return Ok(()),
+            Err(Error::TransactionCanceled { reasons, source }) => {
+                if is_conflict_only(&reasons) && attempt < CONFLICT_ATTEMPTS {
+                    tokio::time::sleep(policy.backoff(attempt)).await;
+                    continue;
+                }
+                return Err(canceled(entity, &write.companions, reasons, source));
+            }
+            Err(other) => return Err(other),
+        }
+    }
+}
+
+/// The transaction's items: the write first, then its companions.
+fn transact_items(
+    table: &str,
+    action: Action,
+    expressions: Expressions,
+    companions: &[Companion],
+) -> Result<Vec<TransactWriteItem>> {
+    let first = transact_item(table, action, expressions)?;
+    Ok(std::iter::once(first)
+        .chain(companions.iter().map(|c| c.item.clone()))
+        .collect())
+}
+
+/// One write as a transaction item.
+pub(crate) fn transact_item(
+    table: &str,
+    action: Action,
+    expressions: Expressions,
+) -> Result<TransactWriteItem> {
+    let invalid = |e: aws_sdk_dynamodb::error::BuildError| {
+        Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
+    };
+    let item = TransactWriteItem::builder();
+    Ok(match action {
+        Action::Put { item: put } => item.put(
+            Put::builder()
+                .table_name(table)
+                .set_item(Some(put))
+                .expressions(expressions)
+                .build()
+                .map_err(invalid)?,
+        ),
+        Action::Update { key, expression } => item.update(
+            Update::builder()
+                .table_name(table)
+                .set_key(Some(key))
+                .update_expression(expression)
+                .expressions(expressions)
+                .build()
+                .map_err(invalid)?,
+        ),
+        Action::Delete { key } => item.delete(
+            Delete::builder()
+                .table_name(table)
+                .set_key(Some(key))
+                .expressions(expressions)
+                .build()
+                .map_err(invalid)?,
+        ),
+    }
+    .build())
+}
+
+/// The write and its sentinels must fit in one transaction.
+fn check_items(write: &SingleWrite) -> Result<()> {
+    let count = 1 + write.companions.len();
+    if count > crate::limits::MAX_TRANSACTION_ITEMS {
+        return Err(crate::ValidationError::TooManyTransactionItems {
+            count,
+            limit: crate::limits::MAX_TRANSACTION_ITEMS,
+        }
+        .into());
+    }
+    if let Some(token) = &write.token {
+        crate::limits::check_idempotency_token(token)?;
+    }
+    Ok(())
+}
+
+fn is_conflict_only(reasons: &[CancellationReason]) -> bool {
+    let failed = |r: &&CancellationReason| r.code.as_deref().is_some_and(|c| c != "None");
+    let mut failures = reasons.iter().filter(failed).peekable();
+    failures.peek().is_some() && failures.all(|r| r.code.as_deref() == Some("TransactionConflict"))
+}
+
+/// What a canceled one-write transaction means: the write's own condition
+/// failed (as a single-item call would report it), a sentinel's value is
+/// taken, or the raw reasons.
+pub(crate) fn canceled(
+    entity: &'static str,
+    companions: &[Companion],
+    reasons: Vec<CancellationReason>,
+    source: Box<crate::SdkError>,
+) -> Error {
+    for reason in reasons.iter().filter(|r| r.is_condition_failed()) {
+        if reason.index == 0 {
+            return Error::ConditionFailed {
+                entity,
+                old: reason.item.clone().map(Box::new),
+                source,
+            };
+        }
+        if let Some((constraint, value)) = companions
+            .get(reason.index - 1)
+            .and_then(|c| c.violation.clone())
+        {
+            return Error::UniqueViolation {
+                entity,
+                constraint,
+                value,
+            };
+        }
+    }
+    Error::TransactionCanceled { reasons, source }
+}
+
+/// A new random client request token (32 hex digits, within DynamoDB's 36).
+pub(crate) fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}

@@ -1,0 +1,332 @@
+//! Unique constraints (`#[entity(unique(email))]`): one sentinel item per
+//! constrained value, written and removed in the same transaction as the
+//! entity, and a strongly consistent lookup through it.
+//!
+//! A sentinel lives in a partition of its own, keyed
+//! `__unique#<Entity>#<constraint>#<value>` (a key no entity key can be:
+//! composed values escape `#`, and entity keys start with their template),
+//! so it is in no entity's partition, no collection and no secondary index;
+//! its identity attribute says `__unique`, so no scan reads it as an entity.
+//! It holds the owner's table key, the back-reference a lookup follows.
+
+use super::single::Companion;
+use super::{condition_only, BoxFuture};
+use crate::error::{from_sdk, Error, Result};
+use crate::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use entity_core::expr::Condition;
+use entity_core::managed::{UniqueKey, UniqueModel};
+use entity_core::{Entity, Item, PrimaryKey};
+use std::future::IntoFuture;
+
+/// The identity attribute's value in every sentinel.
+pub const SENTINEL_IDENTITY: &str = "__unique";
+/// The attribute holding the owner's partition key.
+const OWNER_PK: &str = "__owner_pk";
+/// The attribute holding the owner's sort key, on tables with one.
+const OWNER_SK: &str = "__owner_sk";
+
+/// The table key of the sentinel of `value` of `constraint`.
+fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
+    let primary = &E::MODEL.primary;
+    let mut key = Item::with_capacity(2);
+    key.insert(
+        primary.pk.attribute.to_owned(),
+        AttributeValue::S(format!(
+            "{SENTINEL_IDENTITY}#{}#{}#{value}",
+            E::MODEL.name,
+            constraint.name
+        )),
+    );
+    if let Some(sk) = primary.sk {
+        key.insert(
+            sk.attribute.to_owned(),
+            AttributeValue::S(SENTINEL_IDENTITY.to_owned()),
+        );
+    }
+    key
+}
+
+/// The owner reference a sentinel stores: the owner's table key values.
+fn owner_attributes<E: Entity>(owner: &Item) -> Vec<(&'static str, AttributeValue)> {
+    let primary = &E::MODEL.primary;
+    let mut out = Vec::with_capacity(2);
+    if let Some(pk) = owner.get(primary.pk.attribute) {
+        out.push((OWNER_PK, pk.clone()));
+    }
+    if let Some(sk) = primary.sk.and_then(|sk| owner.get(sk.attribute)) {
+        out.push((OWNER_SK, sk.clone()));
+    }
+    out
+}
+
+/// "The sentinel is free, or already ours": what writing or deleting our
+/// sentinel requires.
+fn free_or_ours<E: Entity>(owner: &Item) -> Condition<E> {
+    let ours = owner_attributes::<E>(owner)
+        .into_iter()
+        .map(|(attribute, value)| entity_core::__private::condition_equals(attribute, value))
+        .reduce(Condition::and);
+    let free = entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
+    match ours {
+        Some(ours) => free.or(ours),
+        None => free,
+    }
+}
+
+/// A Put of the sentinel of `value` owned by the item `owner`.
+fn put_sentinel<E: Entity>(
+    table: &str,
+    constraint: &'static UniqueModel,
+    value: String,
+    owner: &Item,
+) -> Result<Companion> {
+    let mut item = sentinel_key::<E>(constraint, &value);
+    item.insert(
+        E::MODEL.identity_attribute.to_owned(),
+        AttributeValue::S(SENTINEL_IDENTITY.to_owned()),
+    );
+    for (attribute, owner_value) in owner_attributes::<E>(owner) {
+        item.insert(attribute.to_owned(), owner_value);
+    }
+    let condition = condition_only(Some(&free_or_ours::<E>(owner)), "unique sentinel")?;
+    let put = Put::builder()
+        .table_name(table)
+        .set_item(Some(item))
+        .set_condition_expression(condition.condition)
+        .set_expression_attribute_names(condition.names)
+        .set_expression_attribute_values(condition.values)
+        .build()
+        .map_err(invalid)?;
+    Ok(Companion {
+        key: sentinel_key::<E>(constraint, &value),
+        item: TransactWriteItem::builder().put(put).build(),
+        violation: Some((constraint.name, value)),
+    })
+}
+
+/// A Delete of the sentinel of `value`, if it is free or ours (never
+/// another item's).
+fn delete_sentinel<E: Entity>(
+    table: &str,
+    constraint: &UniqueModel,
+    value: &str,
+    owner: &Item,
+) -> Result<Companion> {
+    let condition = condition_only(Some(&free_or_ours::<E>(owner)), "unique sentinel")?;
+    let delete = Delete::builder()
+        .table_name(table)
+        .set_key(Some(sentinel_key::<E>(constraint, value)))
+        .set_condition_expression(condition.condition)
+        .set_expression_attribute_names(condition.names)
+        .set_expression_attribute_values(condition.values)
+        .build()
+        .map_err(invalid)?;
+    Ok(Companion {
+        key: sentinel_key::<E>(constraint, value),
+        item: TransactWriteItem::builder().delete(delete).build(),
+        violation: None,
+    })
+}
+
+fn invalid(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+    crate::ValidationError::InvalidRequest(e.to_string()).into()
+}
+
+/// The sentinels a write moves: for each constraint whose value changes
+/// from `old` to `new`, delete the old value's and put the new one's.
+/// `owner` is the item's key (or whole item).
+pub(crate) fn moves<E: Entity>(
+    client: &Client,
+    old: &[Option<String>],
+    new: &[Option<String>],
+    owner: &Item,
+) -> Result<Vec<Companion>> {
+    let table = client.checked_table()?;
+    let mut companions = Vec::new();
+    for (i, constraint) in E::MODEL.managed.unique.iter().enumerate() {
+        let (before, after) = (old.get(i).cloned().flatten(), new.get(i).cloned().flatten());
+        if before == after {
+            continue;
+        }
+        if let Some(before) = before {
+            companions.push(delete_sentinel::<E>(table, constraint, &before, owner)?);
+        }
+        if let Some(after) = after {
+            companions.push(put_sentinel::<E>(table, constraint, after, owner)?);
+        }
+    }
+    Ok(companions)
+}
+
+/// The stored item a write of a constrained entity starts from.
+pub(crate) struct Current<E> {
+    pub item: Option<Item>,
+    /// Its unique values (none when there is no item).
+    pub values: Vec<Option<String>>,
+    entity: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> Current<E> {
+    /// Reads the item with `key`, strongly consistent.
+    pub(crate) async fn read(client: &Client, key: &PrimaryKey<E>) -> Result<Self> {
+        let output = client
+            .inner
+            .sdk
+            .get_item()
+            .table_name(client.checked_table()?)
+            .set_key(Some(key.to_item()))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        let values = match &output.item {
+            Some(item) => E::from_item(item.clone())?.unique_values(),
+            None => Vec::new(),
+        };
+        Ok(Self {
+            item: output.item,
+            values,
+            entity: std::marker::PhantomData,
+        })
+    }
+
+    /// The condition that the item's unique attributes are still as read
+    /// (no item, if there was none): a write built from this read applies
+    /// only if no other write moved them in between.
+    pub(crate) fn guard(&self) -> Condition<E> {
+        let Some(item) = &self.item else {
+            return entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
+        };
+        let mut guard = entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute);
+        for constraint in E::MODEL.managed.unique {
+            for attribute in constraint.attributes {
+                let still = match item.get(*attribute) {
+                    Some(value) => {
+                        entity_core::__private::condition_equals(attribute, value.clone())
+                    }
+                    None => entity_core::__private::condition_not_exists(attribute),
+                };
+                guard = guard.and(still);
+            }
+        }
+        guard
+    }
+
+    /// Whether a failed write failed because another write changed what
+    /// was read (the item appeared, went, or its unique attributes moved),
+    /// rather than on the caller's own condition.
+    pub(crate) fn raced(&self, error: &Error) -> bool {
+        let Error::ConditionFailed { old, .. } = error else {
+            return false;
+        };
+        match (&self.item, old.as_deref()) {
+            (None, None) => false,
+            (Some(_), None) | (None, Some(_)) => true,
+            (Some(read), Some(now)) => E::MODEL.managed.unique.iter().any(|constraint| {
+                constraint
+                    .attributes
+                    .iter()
+                    .any(|a| read.get(*a) != now.get(*a))
+            }),
+        }
+    }
+}
+
+/// Reads of a constrained entity's write before it is sent: re-read and
+/// rebuilt this many times when other writes keep moving the item.
+pub(crate) const GUARDED_ATTEMPTS: u32 = 4;
+
+/// A lookup by a unique value: the sentinel, then the item it names, both
+/// strongly consistent GetItems.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app", unique(email))] #[pk(id)] struct Customer { id: String, email: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let found: Option<Customer> = client.get_unique(Customer::by_email("ada@example.com")).await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct GetUnique<E> {
+    client: Client,
+    key: UniqueKey<E>,
+}
+
+impl Client {
+    /// Reads the item that holds a unique value (`Customer::by_email(..)`),
+    /// strongly consistent; `None` when no item holds it.
+    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
+        GetUnique {
+            client: self.clone(),
+            key,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> GetUnique<E> {
+    async fn send(self) -> Result<Option<E>> {
+        let sdk = &self.client.inner.sdk;
+        let table = self.client.checked_table()?;
+        let sentinel = sdk
+            .get_item()
+            .table_name(table)
+            .set_key(Some(sentinel_key::<E>(
+                self.key.constraint(),
+                self.key.value(),
+            )))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        let Some(owner) = sentinel.item.and_then(owner_key::<E>) else {
+            return Ok(None);
+        };
+        let output = sdk
+            .get_item()
+            .table_name(table)
+            .set_key(Some(owner))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        let Some(item) = output.item else {
+            return Ok(None);
+        };
+        let entity = E::from_item(item)?;
+        // The sentinel and the item are read one after the other: keep the
+        // item only if it still holds the value.
+        let index = E::MODEL
+            .managed
+            .unique
+            .iter()
+            .position(|c| c.name == self.key.constraint().name);
+        let holds = index
+            .and_then(|i| entity.unique_values().into_iter().nth(i).flatten())
+            .is_some_and(|value| value == self.key.value());
+        Ok(holds.then_some(entity))
+    }
+}
+
+/// The owner's table key a sentinel names.
+fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
+    let primary = &E::MODEL.primary;
+    let mut key = Item::with_capacity(2);
+    key.insert(
+        primary.pk.attribute.to_owned(),
+        sentinel.get(OWNER_PK)?.clone(),
+    );
+    if let Some(sk) = primary.sk {
+        key.insert(sk.attribute.to_owned(), sentinel.get(OWNER_SK)?.clone());
+    }
+    Some(key)
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for GetUnique<E> {
+    type Output = Result<Option<E>>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
