@@ -335,6 +335,12 @@ pub fn update_set_raw_if_not_exists<E>(
     update.set_raw_if_not_exists(attribute, value)
 }
 
+/// `SET attribute = if_not_exists(attribute, 0) + n` for an attribute the
+/// framework maintains (the optimistic-lock version).
+pub fn update_add_raw<E>(update: Update<E>, attribute: &str, n: AttributeValue) -> Update<E> {
+    update.add_raw(attribute, n)
+}
+
 /// The builder steps of a group setter's [`IndexChange`].
 pub trait IndexChangeSteps: Sized {
     /// An empty change.
