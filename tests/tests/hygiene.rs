@@ -208,7 +208,10 @@ fn managed_fields_compile_and_compose_where_names_are_shadowed() {
         created: entity_core::EpochMillis(5),
         updated: None,
     };
-    assert_eq!(account.unique_values(), vec![Some("ada@x".to_owned()), None]);
+    assert_eq!(
+        account.unique_values(),
+        vec![Some("ada@x".to_owned()), None]
+    );
     assert_eq!(
         shadowed::Account::by_phone(shadowed::Kind::B, 7u64).value(),
         "B#00000000000000000007"

@@ -75,9 +75,15 @@ fn ada() -> Customer {
 fn the_model_lists_every_managed_field() {
     let managed = &Customer::MODEL.managed;
     let created = managed.created_at.expect("created_at");
-    assert_eq!((created.field, created.attribute), ("created_at", "createdAt"));
+    assert_eq!(
+        (created.field, created.attribute),
+        ("created_at", "createdAt")
+    );
     let updated = managed.updated_at.expect("updated_at");
-    assert_eq!((updated.field, updated.attribute), ("updated_at", "updatedAt"));
+    assert_eq!(
+        (updated.field, updated.attribute),
+        ("updated_at", "updatedAt")
+    );
     assert_eq!(managed.version, Some("revision"));
     assert_eq!(
         managed.generated,
@@ -194,11 +200,20 @@ fn case_folding_lowercases_strings_only() {
         year: 2024,
         at: EpochSeconds(0),
     };
-    assert_eq!(coupon.unique_values(), vec![Some("summer#02024".to_owned())]);
-    assert_eq!(Coupon::by_code_year("Summer", 2024u16).value(), "summer#02024");
+    assert_eq!(
+        coupon.unique_values(),
+        vec![Some("summer#02024".to_owned())]
+    );
+    assert_eq!(
+        Coupon::by_code_year("Summer", 2024u16).value(),
+        "summer#02024"
+    );
     // Escapes keep their hex digits (`%2F` is not `%2f`), and non-ASCII
     // letters fold too.
-    assert_eq!(Coupon::by_code_year("ÉTÉ #1", 1u16).value(), "été%20%231#00001");
+    assert_eq!(
+        Coupon::by_code_year("ÉTÉ #1", 1u16).value(),
+        "été%20%231#00001"
+    );
 }
 
 #[test]

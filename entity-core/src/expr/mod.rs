@@ -11,9 +11,7 @@ mod condition;
 mod placeholders;
 mod update;
 
-pub use attr::{
-    Attr, IntoAttr, Managed, Numeric, Plain, Settable, TableKeyComposite, UniqueField,
-};
+pub use attr::{Attr, IntoAttr, Managed, Numeric, Plain, Settable, TableKeyComposite, UniqueField};
 pub use condition::{Condition, SizeOp};
 pub use placeholders::{Placeholders, Rendered};
 pub use update::{IndexChange, Update};

@@ -649,7 +649,9 @@ fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
 fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawUnique>> {
     let example = "such as `unique(email)` or `unique(tenant_id, email, case_insensitive)`";
     if !meta.input.peek(syn::token::Paren) {
-        return Err(meta.error(format!("`unique` lists the fields of a constraint, {example}")));
+        return Err(meta.error(format!(
+            "`unique` lists the fields of a constraint, {example}"
+        )));
     }
     let mut unique = RawUnique {
         span: meta.path.span(),

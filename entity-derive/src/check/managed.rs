@@ -65,10 +65,13 @@ fn one_field_per_role(cx: &Ctxt, entity: &Entity) {
 fn roles_are_not_serde(cx: &Ctxt, entity: &Entity) {
     for field in entity.fields.iter().filter(|f| f.serde) {
         for (role, span) in &field.managed {
-            cx.error_at(*span, format!(
+            cx.error_at(
+                *span,
+                format!(
                 "`{}` needs a field the client can write natively; remove `serde` from field `{}`",
                 role.name(), field.ident
-            ));
+            ),
+            );
         }
     }
 }
@@ -116,15 +119,21 @@ fn unique_constraints_are_distinct(cx: &Ctxt, entity: &Entity) {
     for (i, unique) in entity.unique.iter().enumerate() {
         let earlier = &entity.unique[..i];
         if let Some(same) = earlier.iter().find(|e| e.name == unique.name) {
-            cx.error_at(unique.name_span, format!(
-                "two unique constraints are named `{}`; give one another `name = \"...\"`",
-                same.name
-            ));
+            cx.error_at(
+                unique.name_span,
+                format!(
+                    "two unique constraints are named `{}`; give one another `name = \"...\"`",
+                    same.name
+                ),
+            );
         } else if let Some(same) = earlier.iter().find(|e| fields_of(e) == fields_of(unique)) {
-            cx.error_at(unique.span, format!(
-                "this constraint has the same fields as unique constraint `{}`; keep one",
-                same.name
-            ));
+            cx.error_at(
+                unique.span,
+                format!(
+                    "this constraint has the same fields as unique constraint `{}`; keep one",
+                    same.name
+                ),
+            );
         }
     }
 }
@@ -134,10 +143,13 @@ fn unique_constraints_are_distinct(cx: &Ctxt, entity: &Entity) {
 fn no_repeated_unique_field(cx: &Ctxt, entity: &Entity, unique: &Unique) {
     for (i, f) in unique.fields.iter().enumerate() {
         if unique.fields[..i].iter().any(|e| e.field == f.field) {
-            cx.error_at(f.token, format!(
-                "field `{}` appears twice in this unique constraint; name each field once",
-                field_name(entity, f.field)
-            ));
+            cx.error_at(
+                f.token,
+                format!(
+                    "field `{}` appears twice in this unique constraint; name each field once",
+                    field_name(entity, f.field)
+                ),
+            );
         }
     }
 }

@@ -4,9 +4,7 @@
 //! a call that silently means something else.
 
 use crate::ctxt::Ctxt;
-use crate::model::names::{
-    groups, key_names, setter_name, stage_type_name, unique_lookup_name,
-};
+use crate::model::names::{groups, key_names, setter_name, stage_type_name, unique_lookup_name};
 use crate::model::{Entity, Index, IndexKind};
 use proc_macro2::Span;
 

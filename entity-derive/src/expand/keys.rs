@@ -261,7 +261,11 @@ fn composite_check(entity: &Entity, c: &crate::model::Composite) -> TokenStream 
 }
 
 /// Proves `ty` is a `KeyPart`, with the error at `span`.
-pub fn key_part_check(entity: &Entity, field_ty: &syn::Type, span: proc_macro2::Span) -> TokenStream {
+pub fn key_part_check(
+    entity: &Entity,
+    field_ty: &syn::Type,
+    span: proc_macro2::Span,
+) -> TokenStream {
     let krate = &entity.krate;
     let ty = respan(quote!(#field_ty), span);
     let assert = match crate::model::type_name(field_ty).as_deref() {

@@ -42,7 +42,10 @@ pub fn model(entity: &Entity) -> TokenStream {
     let generated = generated(entity);
     let unique = entity.unique.iter().map(|u| {
         let name = &u.name;
-        let fields = u.fields.iter().map(|f| entity.fields[f.field].ident.to_string());
+        let fields = u
+            .fields
+            .iter()
+            .map(|f| entity.fields[f.field].ident.to_string());
         let attributes = u.fields.iter().map(|f| &entity.fields[f.field].attribute);
         let case_insensitive = u.case_insensitive;
         quote!(#krate::managed::UniqueModel {
@@ -101,7 +104,9 @@ fn lookups<'e>(entity: &'e Entity) -> impl Iterator<Item = (usize, &'e Unique<'e
 /// `Customer::by_email(..)`, one per constraint: the only composer of a
 /// constraint's value.
 pub fn lookup_fns(entity: &Entity) -> TokenStream {
-    lookups(entity).map(|(i, u)| lookup_fn(entity, i, u)).collect()
+    lookups(entity)
+        .map(|(i, u)| lookup_fn(entity, i, u))
+        .collect()
 }
 
 fn lookup_fn(entity: &Entity, position: usize, unique: &Unique) -> TokenStream {
@@ -206,7 +211,10 @@ pub fn markers(entity: &Entity) -> TokenStream {
             impl #krate::WithoutUnique for #ident #bounds {}
         });
     }
-    if entity.managed_field(|r| r == ManagedRole::Version).is_none() {
+    if entity
+        .managed_field(|r| r == ManagedRole::Version)
+        .is_none()
+    {
         out.extend(quote! {
             #[automatically_derived]
             impl #krate::WithoutVersion for #ident #bounds {}

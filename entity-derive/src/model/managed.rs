@@ -80,7 +80,10 @@ pub fn build_unique<'a>(cx: &Ctxt, raw: &[RawUnique], fields: &[Field<'a>]) -> V
         };
         out.push(Unique {
             name,
-            name_span: constraint.name.as_ref().map_or(constraint.span, |l| l.span()),
+            name_span: constraint
+                .name
+                .as_ref()
+                .map_or(constraint.span, |l| l.span()),
             span: constraint.span,
             fields: resolved,
             case_insensitive: constraint.case_insensitive.is_some(),
