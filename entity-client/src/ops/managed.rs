@@ -67,7 +67,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
         if empty {
             item.insert(
                 generated.attribute.to_owned(),
-                AttributeValue::S(new_id(generated.kind)),
+                AttributeValue::S(new_id(generated.kind, now)),
             );
         }
     }
@@ -118,10 +118,11 @@ pub(crate) fn version_of(item: &Item, attribute: &str) -> u64 {
     }
 }
 
-/// A new id of `kind`.
-pub(crate) fn new_id(kind: IdKind) -> String {
+/// A new id of `kind`; a ULID carries `now`, the client's clock, so ids
+/// sort as the `created_at` written beside them.
+pub(crate) fn new_id(kind: IdKind, now: std::time::SystemTime) -> String {
     match kind {
-        IdKind::Ulid => ulid::Ulid::new().to_string(),
+        IdKind::Ulid => ulid::Ulid::from_datetime(now).to_string(),
         IdKind::Uuid => uuid::Uuid::new_v4().hyphenated().to_string(),
     }
 }
