@@ -77,7 +77,9 @@ fn roles_are_not_serde(cx: &Ctxt, entity: &Entity) {
 }
 
 /// A table key holding `updated_at` would change on every write, so every
-/// update would be a new item; a version in any key would move the item (or
+/// update would be a new item; an index key holding it would go stale, as
+/// an update sets `updated_at` without the key's other composites; a
+/// version in any key would move the item (or
 /// its index entry) on every write. (`created_at` and generated ids never
 /// change once written, so they may be composites.)
 fn managed_fields_stay_out_of_keys(cx: &Ctxt, entity: &Entity) {
@@ -94,6 +96,12 @@ fn managed_fields_stay_out_of_keys(cx: &Ctxt, entity: &Entity) {
                     cx.error_at(c.token, format!(
                         "field `{}` is the `updated_at` timestamp, so it cannot be a composite of the table's {which}: the key would change on every write, making every update a new item",
                         field_name(entity, c.field)
+                    ));
+                } else if Some(c.field) == updated_at {
+                    cx.error_at(c.token, format!(
+                        "field `{}` is the `updated_at` timestamp, so it cannot be a composite of index `{}`: every update writes a new `updated_at`, and an update does not know the key's other composites to recompose it, so the index entry would go stale",
+                        field_name(entity, c.field),
+                        index.name
                     ));
                 }
                 if Some(c.field) == version {
