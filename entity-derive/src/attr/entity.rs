@@ -645,20 +645,18 @@ fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
 }
 
 /// `unique(field, ..., case_insensitive, name = "...")`: the fields whose
-/// values no two items share, with the constraint's options.
-fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawUnique>> {
-    let example = "such as `unique(email)` or `unique(tenant_id, email, case_insensitive)`";
+/// values no two items share, with the constraint's options; or named
+/// constraints, `unique(email(email, case_insensitive), handle(tenant_id,
+/// handle))`, each a list under its name. The named form is how several
+/// constraints share a field or an option without clippy's
+/// `duplicated_attributes` reading `entity:unique:case_insensitive` twice.
+fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<RawUnique>> {
+    let example = "such as `unique(email)`, `unique(tenant_id, email, case_insensitive)` or `unique(email(email), handle(tenant_id, handle))`";
     if !meta.input.peek(syn::token::Paren) {
         return Err(meta.error(format!(
             "`unique` lists the fields of a constraint, {example}"
         )));
     }
-    let mut unique = RawUnique {
-        span: meta.path.span(),
-        fields: Vec::new(),
-        case_insensitive: None,
-        name: None,
-    };
     // syn's nested parser wants at least one item: `unique()` is read here.
     let content;
     syn::parenthesized!(content in meta.input);
@@ -667,14 +665,64 @@ fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawUniqu
             &meta.path,
             format!("`unique()` names no field: list the fields no two items may share, {example}"),
         );
-        return Ok(None);
+        return Ok(Vec::new());
     }
     let tokens: proc_macro2::TokenStream = content.parse()?;
+    let mut shorthand = new_unique(meta.path.span());
+    let mut named = Vec::new();
     syn::parse::Parser::parse2(
-        syn::meta::parser(|inner| read_unique_item(cx, &mut unique, &inner)),
+        syn::meta::parser(|inner| {
+            if is_named_constraint(&inner) {
+                named.push(read_named_unique(cx, &inner)?);
+                Ok(())
+            } else {
+                read_unique_item(cx, &mut shorthand, &inner)
+            }
+        }),
         tokens,
     )?;
-    Ok(Some(unique))
+    if !named.is_empty() && !shorthand.fields.is_empty() {
+        cx.error(
+            &meta.path,
+            format!("`unique(...)` mixes named constraints with bare fields; write each constraint under its name, {example}"),
+        );
+        return Ok(Vec::new());
+    }
+    if named.is_empty() {
+        named.push(shorthand);
+    }
+    Ok(named)
+}
+
+fn new_unique(span: Span) -> RawUnique {
+    RawUnique {
+        span,
+        fields: Vec::new(),
+        case_insensitive: None,
+        name: None,
+    }
+}
+
+/// `email(email, case_insensitive)` inside `unique(...)`: a list under a
+/// name that is not an option.
+fn is_named_constraint(meta: &ParseNestedMeta) -> bool {
+    meta.input.peek(syn::token::Paren) && !UNIQUE_OPTIONS.contains(&super::key_name(meta).as_str())
+}
+
+/// A named constraint: its name, then its fields and options.
+fn read_named_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<RawUnique> {
+    let name = super::key_name(meta);
+    let mut unique = new_unique(meta.path.span());
+    unique.name = Some(LitStr::new(&name, meta.path.span()));
+    meta.parse_nested_meta(|inner| {
+        if inner.input.peek(syn::token::Paren) || super::key_name(&inner) == "name" {
+            return Err(inner.error(format!(
+                "constraint `{name}` is named by its list; inside it go its fields and `case_insensitive`"
+            )));
+        }
+        read_unique_item(cx, &mut unique, &inner)
+    })?;
+    Ok(unique)
 }
 
 fn read_unique_item(cx: &Ctxt, unique: &mut RawUnique, meta: &ParseNestedMeta) -> syn::Result<()> {
