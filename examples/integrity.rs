@@ -59,22 +59,31 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let first = client.put(&first).await?;
     println!("first writer stored version {}", first.version);
     match client.put(&second).await {
-        Err(Error::VersionConflict { expected, found, .. }) => {
+        Err(Error::VersionConflict {
+            expected, found, ..
+        }) => {
             println!("second writer: version conflict (read {expected}, stored {found:?}): re-read and retry")
         }
         other => return Err(format!("expected a version conflict, got {other:?}").into()),
     }
 
     // The email is taken, whatever its case.
-    match client.create(&customer("ada@example.COM", "Impostor")).await {
-        Err(Error::UniqueViolation { constraint, value, .. }) => {
+    match client
+        .create(&customer("ada@example.COM", "Impostor"))
+        .await
+    {
+        Err(Error::UniqueViolation {
+            constraint, value, ..
+        }) => {
             println!("unique violation on {constraint}: {value:?} is taken")
         }
         other => return Err(format!("expected a unique violation, got {other:?}").into()),
     }
 
     // A strongly consistent lookup by the unique value.
-    let found = client.get_unique(Customer::by_email("ADA@example.com")).await?;
+    let found = client
+        .get_unique(Customer::by_email("ADA@example.com"))
+        .await?;
     println!("by email: {:?}", found.map(|c| c.name));
 
     // Changing the email moves its sentinel: the old address is free again.

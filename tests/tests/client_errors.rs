@@ -36,7 +36,13 @@ fn bare(id: &str, part: &str) -> Bare {
 /// Every way to send a key: each must refuse it with `expected`, before
 /// sending, and write nothing.
 async fn refused_everywhere<
-    E: Entity + entity_client::WithoutUnique + entity_client::WithoutVersion + Clone + Send + Sync + 'static,
+    E: Entity
+        + entity_client::WithoutUnique
+        + entity_client::WithoutVersion
+        + Clone
+        + Send
+        + Sync
+        + 'static,
 >(
     client: &Client,
     entity: &E,

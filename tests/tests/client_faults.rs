@@ -589,7 +589,11 @@ async fn create_through(fault: Fault) {
         by_pk([o.to_item().unwrap()])
     );
     let counts = f.proxy.counts("TransactWriteItems");
-    assert_eq!((counts.received, counts.forwarded), (2, 2), "applied, then retried");
+    assert_eq!(
+        (counts.received, counts.forwarded),
+        (2, 2),
+        "applied, then retried"
+    );
     assert_eq!(f.proxy.counts("PutItem").received, 0);
 }
 
@@ -618,7 +622,10 @@ async fn a_remove_through_a_server_error_after_forwarding_reports_success() {
     assert_eq!(stored(&f.table.client, &key()).await, None);
     assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
     let err = f.client.remove(key()).await.unwrap_err();
-    assert!(matches!(err, Error::NotFound { entity: "Order" }), "{err:?}");
+    assert!(
+        matches!(err, Error::NotFound { entity: "Order" }),
+        "{err:?}"
+    );
 }
 
 /// An `add` whose response is lost after it was applied is applied once.
@@ -673,7 +680,10 @@ async fn an_update_resent_by_the_caller_with_its_token_is_applied_once() {
     add().await.unwrap();
 
     let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
-    assert_eq!(stored_order.total_cents, 1005, "applied by the first call only");
+    assert_eq!(
+        stored_order.total_cents, 1005,
+        "applied by the first call only"
+    );
 }
 
 /// An `add` that asks for the item back must be an UpdateItem (only it
@@ -696,17 +706,34 @@ async fn an_add_returning_the_item_is_not_retried_after_a_lost_response() {
     let err = add().await.unwrap_err();
 
     assert!(
-        matches!(err, Error::OutcomeUnknown { operation: "UpdateItem", entity: "Order", .. }),
+        matches!(
+            err,
+            Error::OutcomeUnknown {
+                operation: "UpdateItem",
+                entity: "Order",
+                ..
+            }
+        ),
         "{err:?}"
     );
     let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
     assert_eq!(stored_order.total_cents, 1100, "applied once, not retried");
     assert_eq!(f.proxy.counts("UpdateItem").forwarded, 1);
 
-    f.proxy.script("UpdateItem", [Fault::Throttling, Fault::ServerErrorBeforeForwarding]);
+    f.proxy.script(
+        "UpdateItem",
+        [Fault::Throttling, Fault::ServerErrorBeforeForwarding],
+    );
     let err = add().await.unwrap_err();
-    assert!(matches!(err, Error::OutcomeUnknown { .. }), "a 500 may have been applied: {err:?}");
-    assert_eq!(add().await.unwrap().total_cents, 1200, "a throttle is retried");
+    assert!(
+        matches!(err, Error::OutcomeUnknown { .. }),
+        "a 500 may have been applied: {err:?}"
+    );
+    assert_eq!(
+        add().await.unwrap().total_cents,
+        1200,
+        "a throttle is retried"
+    );
 }
 
 /// With exactly-once writes turned off, an `add` is a plain UpdateItem, and

@@ -5,7 +5,7 @@
 mod common;
 
 use chrono::{DateTime, TimeZone, Utc};
-use common::{stored_entity, stored};
+use common::{stored, stored_entity};
 use entity_client::expr::Update;
 use entity_client::{Client, Entity, EpochMillis};
 use entity_tests::clock::TestClock;
@@ -115,7 +115,10 @@ async fn the_feed_index_sorts_by_the_creation_time_the_client_wrote() {
     let mut sorted = ids.clone();
     sorted.sort();
     ids.reverse();
-    assert_eq!(sorted, ids, "ULIDs carry the client's clock, as created_at does");
+    assert_eq!(
+        sorted, ids,
+        "ULIDs carry the client's clock, as created_at does"
+    );
 }
 
 #[tokio::test]
@@ -164,7 +167,11 @@ async fn updates_and_patches_move_the_update_time_only() {
     client.patch(key()).set(f.title, "v2").await.unwrap();
     let patched = stored_entity(&t.client, &key()).await.unwrap();
     assert_eq!(
-        (patched.created_at, patched.updated_at, patched.title.as_str()),
+        (
+            patched.created_at,
+            patched.updated_at,
+            patched.title.as_str()
+        ),
         (at(T0), millis(T0 + 5), "v2")
     );
 
@@ -175,7 +182,10 @@ async fn updates_and_patches_move_the_update_time_only() {
         .return_new()
         .await
         .unwrap();
-    assert_eq!((updated.created_at, updated.updated_at), (at(T0), millis(T0 + 9)));
+    assert_eq!(
+        (updated.created_at, updated.updated_at),
+        (at(T0), millis(T0 + 9))
+    );
 }
 
 #[tokio::test]

@@ -98,9 +98,9 @@ impl<E> Update<E> {
     /// no arithmetic and no list append or prepend. (Adding members to a set
     /// or removing them is idempotent.)
     pub fn is_idempotent(&self) -> bool {
-        self.sets.iter().all(|(_, action)| {
-            matches!(action, SetAction::Value(_) | SetAction::IfNotExists(_))
-        })
+        self.sets
+            .iter()
+            .all(|(_, action)| matches!(action, SetAction::Value(_) | SetAction::IfNotExists(_)))
     }
 
     /// The attributes this update writes, in order.
