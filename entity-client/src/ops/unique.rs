@@ -10,7 +10,7 @@
 //! It holds the owner's table key, the back-reference a lookup follows.
 
 use super::single::Companion;
-use super::{condition_only, BoxFuture};
+use super::{condition_only, BoxFuture, Conditional};
 use crate::error::{from_sdk, Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
@@ -93,9 +93,7 @@ fn put_sentinel<E: Entity>(
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(item))
-        .set_condition_expression(condition.condition)
-        .set_expression_attribute_names(condition.names)
-        .set_expression_attribute_values(condition.values)
+        .expressions(condition)
         .build()
         .map_err(invalid)?;
     Ok(Companion {
@@ -117,9 +115,7 @@ fn delete_sentinel<E: Entity>(
     let delete = Delete::builder()
         .table_name(table)
         .set_key(Some(sentinel_key::<E>(constraint, value)))
-        .set_condition_expression(condition.condition)
-        .set_expression_attribute_names(condition.names)
-        .set_expression_attribute_values(condition.values)
+        .expressions(condition)
         .build()
         .map_err(invalid)?;
     Ok(Companion {
