@@ -58,6 +58,7 @@ mod entity;
 mod error;
 pub mod expr;
 pub mod key;
+pub mod lifecycle;
 pub mod managed;
 pub mod model;
 mod native_key;
@@ -73,6 +74,7 @@ pub use entity::{Entity, PrimaryKey, Readable};
 pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
+pub use lifecycle::TtlValue;
 pub use managed::{
     EpochMillis, EpochSeconds, GeneratedId, LockVersion, Timestamp, UniqueKey, WithoutUnique,
     WithoutVersion,

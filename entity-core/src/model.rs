@@ -33,6 +33,8 @@ pub struct EntityModel {
     /// The fields the client writes itself: timestamps, generated ids, the
     /// optimistic-lock version, unique constraints.
     pub managed: crate::managed::ManagedModel,
+    /// Time to live, soft delete and version history.
+    pub lifecycle: crate::lifecycle::LifecycleModel,
 }
 
 impl EntityModel {

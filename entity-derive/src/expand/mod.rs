@@ -174,6 +174,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 indexes: &[],
                 fields: &[],
                 managed: #krate::managed::ManagedModel::NONE,
+                lifecycle: #krate::lifecycle::LifecycleModel::NONE,
             };
             fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
                 ::core::unimplemented!()

@@ -49,6 +49,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
             managed: #managed,
+            lifecycle: #krate::lifecycle::LifecycleModel::NONE,
         };
     }
 }
