@@ -141,6 +141,12 @@ pub trait Readable: Sized {
         Vec::new()
     }
 
+    /// The lifecycle declarations of the entities read (TTL, soft delete):
+    /// the client hides expired and deleted items by them.
+    fn lifecycles() -> Vec<&'static crate::lifecycle::LifecycleModel> {
+        Vec::new()
+    }
+
     /// The kind of the physical index `index_name` (the client refuses a
     /// consistent read of a global index before sending); `None` when it
     /// is not known here.
@@ -175,6 +181,10 @@ impl<E: Entity> Readable for E {
             .into_iter()
             .filter(|attribute| E::MODEL.is_number_key(attribute))
             .collect()
+    }
+
+    fn lifecycles() -> Vec<&'static crate::lifecycle::LifecycleModel> {
+        vec![&E::MODEL.lifecycle]
     }
 
     fn index_kind(index_name: &str) -> Option<IndexKind> {

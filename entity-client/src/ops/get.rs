@@ -1,7 +1,8 @@
 //! `get`: one item by its table key.
 
 use super::BoxFuture;
-use crate::error::{from_sdk, Error, Result};
+use super::visibility::{Deleted, Shown, Visibility};
+use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
 use crate::Client;
 use entity_core::{Entity, PrimaryKey};
@@ -22,6 +23,7 @@ pub struct Get<E> {
     client: Client,
     key: PrimaryKey<E>,
     consistent: bool,
+    shown: Shown,
 }
 
 impl Client {
@@ -31,6 +33,7 @@ impl Client {
             client: self.clone(),
             key,
             consistent: false,
+            shown: Shown::default(),
         }
     }
 }
@@ -42,7 +45,25 @@ impl<E: Entity + Send + 'static> Get<E> {
         self
     }
 
+    /// Returns the item even if its TTL has passed (DynamoDB deletes
+    /// expired items lazily, often days later; hidden by default).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.shown.expired = include;
+        self
+    }
+
+    /// Returns the item even if it is soft-deleted (hidden by default).
+    pub fn include_deleted(mut self, include: bool) -> Self {
+        self.shown.deleted = if include {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        };
+        self
+    }
+
     async fn send(self) -> Result<Option<E>> {
+        let visibility = Visibility::of::<E>(&self.client, self.shown);
         check_primary_key(&self.key)?;
         let output = self
             .client
@@ -56,8 +77,8 @@ impl<E: Entity + Send + 'static> Get<E> {
             .await
             .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
         match output.item {
-            Some(item) => Ok(Some(E::from_item(item).map_err(Error::Decode)?)),
-            None => Ok(None),
+            Some(item) if visibility.shows(&item) => Ok(Some(E::from_item(item)?)),
+            _ => Ok(None),
         }
     }
 }
@@ -143,12 +164,16 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
     async fn send(self) -> Result<Option<Projection<E>>> {
         let get = self.get;
         check_primary_key(&get.key)?;
+        let visibility = Visibility::of::<E>(&get.client, get.shown);
         let mut placeholders = entity_core::expr::Placeholders::default();
-        let projection: Vec<String> = self
-            .attributes
-            .iter()
-            .map(|a| placeholders.name(a))
-            .collect();
+        // The attributes that say whether the item is shown are read too.
+        let mut attributes = self.attributes;
+        for attribute in visibility.attributes() {
+            if !attributes.contains(&attribute) {
+                attributes.push(attribute);
+            }
+        }
+        let projection: Vec<String> = attributes.iter().map(|a| placeholders.name(a)).collect();
         let rendered = placeholders.finish();
         let output = get
             .client
@@ -163,7 +188,10 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
             .send()
             .await
             .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        Ok(output.item.map(Projection::new))
+        Ok(output
+            .item
+            .filter(|item| visibility.shows(item))
+            .map(Projection::new))
     }
 }
 

@@ -13,6 +13,7 @@ pub mod table;
 pub mod transact;
 pub mod unique;
 pub mod update;
+pub(crate) mod visibility;
 pub mod write;
 
 use crate::error::{Error, Result, ValidationError};

@@ -48,6 +48,9 @@ pub(crate) struct Prepared {
     pub page_size: Option<u32>,
     pub fingerprint: [u8; 32],
     pub strict: bool,
+    /// Which items are returned (expired and soft-deleted ones are hidden
+    /// unless asked for).
+    pub visibility: super::visibility::Visibility,
 }
 
 /// Where a read stands: the next start key, how many items it may still
@@ -162,7 +165,7 @@ async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
     let limit = state.request_limit()?;
     let p = &state.prepared;
     let (raw, last) = send(p, state.start.take(), limit).await?;
-    let items = decode::<E>(raw, p.strict)?;
+    let items = decode::<E>(raw, p.strict, &p.visibility)?;
     if let Some(remaining) = &mut state.remaining {
         let read = u32::try_from(items.len()).unwrap_or(u32::MAX);
         *remaining = remaining.saturating_sub(read);
@@ -183,10 +186,18 @@ async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
 
 /// The items of `E` among `raw`: another entity's item (or another
 /// version's that no upgrade reads) is skipped, or an error when the caller
-/// asked to see such items.
-fn decode<E: Readable>(raw: Vec<Item>, strict: bool) -> Result<Vec<E>> {
+/// asked to see such items; an expired or soft-deleted one is skipped
+/// unless the caller asked for those.
+fn decode<E: Readable>(
+    raw: Vec<Item>,
+    strict: bool,
+    visibility: &super::visibility::Visibility,
+) -> Result<Vec<E>> {
     let mut items = Vec::with_capacity(raw.len());
     for item in raw {
+        if !visibility.shows(&item) {
+            continue;
+        }
         if strict {
             items.push(E::read_strict(item)?);
         } else if let Some(value) = E::read(item)? {

@@ -1,6 +1,7 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
+use super::visibility::{Deleted, Shown, Visibility};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
@@ -41,6 +42,7 @@ pub struct QueryRequest<E> {
     client: Client,
     query: Query<E>,
     filter: Option<Condition<E>>,
+    shown: Shown,
     consistent: bool,
     cursor: Option<String>,
     page_size: Option<u32>,
@@ -57,6 +59,7 @@ impl Client {
             client: self.clone(),
             query: query.into(),
             filter: None,
+            shown: Shown::default(),
             consistent: false,
             cursor: None,
             page_size: None,
@@ -73,6 +76,25 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             Some(existing) => existing.and(filter),
             None => filter,
         });
+        self
+    }
+
+    /// Also returns items whose TTL has passed but that DynamoDB has not
+    /// deleted yet (it deletes expired items lazily, often days later).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.shown.expired = include;
+        self
+    }
+
+    /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
+    pub fn include_deleted(mut self, include: bool) -> Self {
+        self.shown.deleted = if include { Deleted::Include } else { Deleted::Hide };
+        self
+    }
+
+    /// Returns only soft-deleted items: the listing of what can be restored.
+    pub fn only_deleted(mut self) -> Self {
+        self.shown.deleted = Deleted::Only;
         self
     }
 
@@ -146,6 +168,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         let start = paging::resume(&self.client, &fingerprint, self.cursor.as_deref(), |key| {
             check_cursor_key(&self.query, key)
         })?;
+        let visibility = Visibility::of::<E>(&self.client, self.shown);
         let prepared = Prepared {
             client: self.client,
             table,
@@ -162,6 +185,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             page_size: self.page_size,
             fingerprint,
             strict: self.strict,
+            visibility,
         };
         let state = State::new(prepared, start, self.query.get_limit())?;
         Ok(match self.query.matches_nothing() {

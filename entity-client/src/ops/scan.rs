@@ -2,6 +2,7 @@
 //! like a query (one page with a signed cursor, a stream of pages, a stream
 //! of items), or in parallel segments merged into one stream of items.
 
+use super::visibility::{Deleted, Shown, Visibility};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
@@ -45,6 +46,7 @@ pub(crate) const SEGMENTS_IN_FLIGHT: usize = 16;
 pub struct Scan<E> {
     client: Client,
     filter: Option<Condition<E>>,
+    shown: Shown,
     segments: u32,
     consistent: bool,
     page_size: Option<u32>,
@@ -59,6 +61,7 @@ impl Client {
         Scan {
             client: self.clone(),
             filter: None,
+            shown: Shown::default(),
             segments: 1,
             consistent: false,
             page_size: None,
@@ -96,6 +99,25 @@ impl<E: Entity + Send + 'static> Scan<E> {
     /// Items evaluated per request (DynamoDB's `Limit`).
     pub fn page_size(mut self, page_size: u32) -> Self {
         self.page_size = Some(page_size);
+        self
+    }
+
+    /// Also returns items whose TTL has passed but that DynamoDB has not
+    /// deleted yet (it deletes expired items lazily, often days later).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.shown.expired = include;
+        self
+    }
+
+    /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
+    pub fn include_deleted(mut self, include: bool) -> Self {
+        self.shown.deleted = if include { Deleted::Include } else { Deleted::Hide };
+        self
+    }
+
+    /// Returns only soft-deleted items: the listing of what can be restored.
+    pub fn only_deleted(mut self) -> Self {
+        self.shown.deleted = Deleted::Only;
         self
     }
 
@@ -150,6 +172,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
             page_size: self.page_size,
             fingerprint,
             strict: false,
+            visibility: Visibility::of::<E>(&self.client, self.shown),
         };
         State::new(prepared, start, self.limit)
     }

@@ -10,6 +10,7 @@
 //! It holds the owner's table key, the back-reference a lookup follows.
 
 use super::single::Companion;
+use super::visibility::{Shown, Visibility};
 use super::{condition_only, BoxFuture, Conditional};
 use crate::error::{from_sdk, Error, Result};
 use crate::Client;
@@ -286,7 +287,9 @@ impl<E: Entity + Send + 'static> GetUnique<E> {
             .send()
             .await
             .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        let Some(item) = output.item else {
+        // Like `get`: an expired or soft-deleted owner is not returned.
+        let visibility = Visibility::of::<E>(&self.client, Shown::default());
+        let Some(item) = output.item.filter(|item| visibility.shows(item)) else {
             return Ok(None);
         };
         let entity = E::from_item(item)?;

@@ -340,7 +340,7 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let krate = &union.krate;
     let ident = union.ident;
     let display = union.path.join(" > ");
-    let types = members.iter().map(|m| m.1);
+    let types: Vec<&syn::Type> = members.iter().map(|m| m.1).collect();
     let read_strict = read_strict(union, members);
     quote! {
         #[automatically_derived]
@@ -366,6 +366,12 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
             fn index_kind(index_name: &str) -> ::core::option::Option<#krate::IndexKind> {
                 ::core::option::Option::None
                     #(.or_else(|| <#types as #krate::Readable>::index_kind(index_name)))*
+            }
+
+            fn lifecycles() -> ::std::vec::Vec<&'static #krate::lifecycle::LifecycleModel> {
+                let mut __entity_lifecycles = ::std::vec::Vec::new();
+                #(__entity_lifecycles.extend(<#types as #krate::Readable>::lifecycles());)*
+                __entity_lifecycles
             }
         }
     }

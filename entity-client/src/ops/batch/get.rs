@@ -1,5 +1,6 @@
 //! `batch_get`: any number of keys of one entity, read in chunks of 100.
 
+use crate::ops::visibility::{Deleted, Shown, Visibility};
 use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
@@ -40,6 +41,7 @@ pub struct BatchGet<E> {
     client: Client,
     keys: Vec<PrimaryKey<E>>,
     consistent: bool,
+    shown: Shown,
 }
 
 impl Client {
@@ -52,6 +54,7 @@ impl Client {
             client: self.clone(),
             keys: keys.into_iter().collect(),
             consistent: false,
+            shown: Shown::default(),
         }
     }
 }
@@ -63,8 +66,26 @@ impl<E: Entity + Send + 'static> BatchGet<E> {
         self
     }
 
+    /// Returns items whose TTL has passed but that DynamoDB has not deleted
+    /// yet (hidden by default).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.shown.expired = include;
+        self
+    }
+
+    /// Returns soft-deleted items too (hidden by default).
+    pub fn include_deleted(mut self, include: bool) -> Self {
+        self.shown.deleted = if include {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        };
+        self
+    }
+
     async fn send(self) -> Result<BatchGetOutput<E>> {
         let table = self.client.checked_table()?.to_owned();
+        let visibility = Visibility::of::<E>(&self.client, self.shown);
         let mut seen = KeySet::default();
         let mut keys = Vec::with_capacity(self.keys.len());
         for key in self.keys {
@@ -75,7 +96,7 @@ impl<E: Entity + Send + 'static> BatchGet<E> {
         }
         let (client, consistent) = (&self.client, self.consistent);
         let chunks: Vec<BatchGetOutput<E>> = stream::iter(chunks(keys, BATCH_GET_CHUNK))
-            .map(|chunk| get_chunk(client, &table, chunk, consistent))
+            .map(|chunk| get_chunk(client, &table, chunk, consistent, &visibility))
             .buffer_unordered(client.inner.batch.concurrency.max(1))
             .collect()
             .await;
@@ -107,6 +128,7 @@ async fn get_chunk<E: Entity>(
     table: &str,
     chunk: Vec<Item>,
     consistent: bool,
+    visibility: &Visibility,
 ) -> BatchGetOutput<E> {
     let outcome = until_processed(client.inner.batch, chunk, |keys: Vec<Item>, _| async move {
         // The keys move into the request: what a failure reports is read
@@ -147,7 +169,8 @@ async fn get_chunk<E: Entity>(
         unprocessed: keys_of(&outcome.unprocessed),
         errors: Vec::new(),
     };
-    for item in outcome.outputs.into_iter().flatten() {
+    let shown = outcome.outputs.into_iter().flatten();
+    for item in shown.filter(|item| visibility.shows(item)) {
         match E::from_item(item) {
             Ok(entity) => output.items.push(entity),
             Err(e) => output.errors.push(e.into()),

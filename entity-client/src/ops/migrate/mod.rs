@@ -9,6 +9,7 @@ mod rewrite;
 pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
 pub use rewrite::UnreadableItem;
 
+use super::visibility::Visibility;
 use super::paging::{self, Prepared, Source};
 use super::BoxFuture;
 use crate::error::{Result, ValidationError};
@@ -328,6 +329,8 @@ impl Run {
             // No cursor is handed out: the checkpoint holds the raw key.
             fingerprint: [0; 32],
             strict: false,
+            // A migration rewrites every item, expired or deleted alike.
+            visibility: Visibility::default(),
         }
     }
 
