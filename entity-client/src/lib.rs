@@ -57,6 +57,7 @@ pub use entity_core::*;
 pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, UnprocessedWrite};
+pub use ops::delete::{Delete, Restore};
 pub use ops::get::{Get, GetProjected, Projection};
 pub use ops::migrate::{
     KeyValue, Migrate, MigrationCheckpoint, MigrationCounts, MigrationProgress, MigrationReport,
@@ -69,7 +70,7 @@ pub use ops::table::{CreateTable, TableDesign};
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::unique::GetUnique;
 pub use ops::update::UpdateItem;
-pub use ops::write::{Delete, Put, Upsert};
+pub use ops::write::{Put, Upsert};
 pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,

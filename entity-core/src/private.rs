@@ -341,6 +341,11 @@ pub fn update_add_raw<E>(update: Update<E>, attribute: &str, n: AttributeValue) 
     update.add_raw(attribute, n)
 }
 
+/// `REMOVE attribute` for an attribute the framework maintains.
+pub fn update_remove_raw<E>(update: Update<E>, attribute: &'static str) -> Update<E> {
+    update.remove_raw(attribute)
+}
+
 /// The builder steps of a group setter's [`IndexChange`].
 pub trait IndexChangeSteps: Sized {
     /// An empty change.
@@ -520,5 +525,94 @@ impl UniqueValue {
     #[inline]
     pub fn finish(self) -> String {
         self.text
+    }
+}
+
+/// Proves, with the error on the field's type, that a `ttl` field's value
+/// (`T` of `Option<T>`) can be stored as epoch seconds.
+#[inline(always)]
+pub const fn assert_ttl_value<T: crate::TtlValue>() {}
+
+/// A type a `deleted_at` field can have: an `Option` of a [`Timestamp`]
+/// (a live item has no deletion time).
+///
+/// [`Timestamp`]: crate::Timestamp
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold the time an item was soft-deleted",
+    label = "this field is `#[entity(deleted_at)]`, so its type must be an `Option` of a `Timestamp` type",
+    note = "use `Option<chrono::DateTime<Utc>>` (feature `chrono`), `Option<time::OffsetDateTime>` (feature `time`), `Option<entity_core::EpochSeconds>` or `Option<entity_core::EpochMillis>`"
+)]
+pub trait DeletedAt {}
+
+impl<T: crate::Timestamp> DeletedAt for Option<T> {}
+
+/// Proves, with the error on the field's type, that a `deleted_at` field
+/// can hold the deletion time.
+#[inline(always)]
+pub const fn assert_deleted_at<T: DeletedAt>() {}
+
+/// Writes a `ttl` field: a number of epoch seconds (`N`), which DynamoDB's
+/// TTL reads, whatever the field's type.
+#[inline]
+pub fn put_ttl<T: crate::TtlValue>(item: &mut Item, attribute: &'static str, value: &T) {
+    item.insert(
+        attribute.to_owned(),
+        AttributeValue::N(value.to_epoch_seconds().to_string()),
+    );
+}
+
+/// Writes an optional `ttl` field (`None`: no attribute, no expiry).
+#[inline]
+pub fn put_optional_ttl<T: crate::TtlValue>(
+    item: &mut Item,
+    attribute: &'static str,
+    value: &Option<T>,
+) {
+    if let Some(value) = value {
+        put_ttl(item, attribute, value);
+    }
+}
+
+/// Reads a `ttl` field from its epoch seconds.
+#[inline]
+pub fn read_ttl<T: crate::TtlValue>(
+    value: Option<AttributeValue>,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T, DecodeError> {
+    let fail = |source| DecodeError::Attribute {
+        entity,
+        attribute,
+        source,
+    };
+    let value = value.ok_or_else(|| fail(AttributeError::Missing))?;
+    let AttributeValue::N(text) = &value else {
+        return Err(fail(AttributeError::WrongType {
+            expected: "N",
+            found: crate::attr::type_name(&value),
+        }));
+    };
+    let seconds: i64 = text.parse().map_err(|_| {
+        fail(AttributeError::Invalid(format!(
+            "time to live `{text}` is not a whole number of epoch seconds"
+        )))
+    })?;
+    T::from_epoch_seconds(seconds).ok_or_else(|| {
+        fail(AttributeError::Invalid(format!(
+            "time to live {seconds} is out of the field type's range"
+        )))
+    })
+}
+
+/// Reads an optional `ttl` field: no attribute (or `NULL`) is `None`.
+#[inline]
+pub fn read_optional_ttl<T: crate::TtlValue>(
+    value: Option<AttributeValue>,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<Option<T>, DecodeError> {
+    match value {
+        None | Some(AttributeValue::Null(_)) => Ok(None),
+        value => read_ttl(value, entity, attribute).map(Some),
     }
 }

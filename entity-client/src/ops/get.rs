@@ -1,7 +1,7 @@
 //! `get`: one item by its table key.
 
-use super::BoxFuture;
 use super::visibility::{Deleted, Shown, Visibility};
+use super::BoxFuture;
 use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
 use crate::Client;

@@ -2,6 +2,7 @@
 //! implements `IntoFuture`, so `.await` sends it.
 
 pub mod batch;
+pub mod delete;
 pub mod get;
 pub(crate) mod managed;
 pub mod migrate;

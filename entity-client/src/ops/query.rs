@@ -1,8 +1,8 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
-use super::visibility::{Deleted, Shown, Visibility};
 use super::paging::{self, Page, Prepared, Source, State};
+use super::visibility::{Deleted, Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
@@ -88,7 +88,11 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
 
     /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
     pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include { Deleted::Include } else { Deleted::Hide };
+        self.shown.deleted = if include {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        };
         self
     }
 

@@ -2,8 +2,8 @@
 //! like a query (one page with a signed cursor, a stream of pages, a stream
 //! of items), or in parallel segments merged into one stream of items.
 
-use super::visibility::{Deleted, Shown, Visibility};
 use super::paging::{self, Page, Prepared, Source, State};
+use super::visibility::{Deleted, Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
@@ -111,7 +111,11 @@ impl<E: Entity + Send + 'static> Scan<E> {
 
     /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
     pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include { Deleted::Include } else { Deleted::Hide };
+        self.shown.deleted = if include {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        };
         self
     }
 

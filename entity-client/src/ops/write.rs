@@ -10,11 +10,11 @@ use super::managed::{self, Mode, Stamped};
 use super::single::{self, Action, SingleWrite};
 use super::unique::{self, Current};
 use super::{
-    and, exists, is_table_key, missing_as_not_found, not_exists, render_condition, BoxFuture,
-    Expressions, ReturnNothing, ReturnOld, ReturnStored, Returning,
+    and, is_table_key, not_exists, render_condition, BoxFuture, Expressions, ReturnOld,
+    ReturnStored, Returning,
 };
-use crate::error::{Error, Result};
-use crate::limits::{check_item, check_primary_key};
+use crate::error::Result;
+use crate::limits::check_item;
 use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::{Condition, Placeholders, Update};
@@ -91,32 +91,6 @@ impl Client {
     /// (an UpdateItem). Fields that are `None` are removed.
     pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
         self.whole(entity, Mode::Replace, true)
-    }
-
-    /// Deletes the item with this key, if any.
-    pub fn delete<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        Delete {
-            client: self.clone(),
-            key,
-            condition: None,
-            expected: None,
-            must_exist: false,
-            token: None,
-            returning: PhantomData,
-        }
-    }
-
-    /// Deletes the item with this key; `Error::NotFound` if there is none.
-    pub fn remove<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        Delete {
-            client: self.clone(),
-            key,
-            condition: Some(exists::<E>()),
-            expected: None,
-            must_exist: true,
-            token: None,
-            returning: PhantomData,
-        }
     }
 }
 
@@ -244,7 +218,7 @@ async fn write_whole<E: Entity, R: Returning<E>>(
 }
 
 /// The unique values of the entity a write stores.
-fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
+pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
     if E::MODEL.managed.unique.is_empty() {
         return Ok(Vec::new());
     }
@@ -321,10 +295,21 @@ pub(crate) fn whole_write<E: Entity>(
     upsert: bool,
     condition: Option<&Condition<E>>,
 ) -> Result<SingleWrite> {
+    whole_write_removing(item, upsert, condition, &[])
+}
+
+/// [`whole_write`], an upsert also removing `removes` (the marks of a soft
+/// delete, on restore).
+pub(crate) fn whole_write_removing<E: Entity>(
+    item: &Item,
+    upsert: bool,
+    condition: Option<&Condition<E>>,
+    removes: &[&'static str],
+) -> Result<SingleWrite> {
     let mut placeholders = Placeholders::default();
     let action = if upsert {
         let key = table_key_of::<E>(item);
-        let expression = upsert_expression::<E>(item.clone(), &mut placeholders)?;
+        let expression = upsert_expression::<E>(item.clone(), removes, &mut placeholders)?;
         Action::Update { key, expression }
     } else {
         Action::Put { item: item.clone() }
@@ -352,14 +337,23 @@ fn table_key_of<E: Entity>(item: &Item) -> Item {
 
 /// The upsert's UpdateExpression: `SET` every attribute of the item but the
 /// table key (`created_at` with `if_not_exists`), `REMOVE` absent fields.
-fn upsert_expression<E: Entity>(item: Item, placeholders: &mut Placeholders) -> Result<String> {
+fn upsert_expression<E: Entity>(
+    item: Item,
+    removes: &[&'static str],
+    placeholders: &mut Placeholders,
+) -> Result<String> {
     let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
-    let removed: Vec<&str> = E::MODEL
+    let mut removed: Vec<&str> = E::MODEL
         .fields
         .iter()
         .map(|field| field.attribute)
         .filter(|attribute| !item.contains_key(*attribute))
         .collect();
+    for attribute in removes {
+        if !removed.contains(attribute) && !item.contains_key(*attribute) {
+            removed.push(attribute);
+        }
+    }
     // In a fixed order: a request resent with its idempotency token must be
     // the same request, placeholders included.
     let mut attributes: Vec<_> = item.into_iter().collect();
@@ -387,132 +381,4 @@ fn upsert_expression<E: Entity>(item: Item, placeholders: &mut Placeholders) -> 
         expression.push_str(&format!(" REMOVE {}", names.join(", ")));
     }
     Ok(expression)
-}
-
-/// A DeleteItem: `delete` succeeds whether or not the item exists,
-/// `remove` fails with `Error::NotFound` when it does not.
-#[must_use = "a request does nothing until it is awaited"]
-pub struct Delete<E, R = ReturnNothing> {
-    client: Client,
-    key: PrimaryKey<E>,
-    condition: Option<Condition<E>>,
-    expected: Option<u64>,
-    must_exist: bool,
-    token: Option<String>,
-    returning: PhantomData<R>,
-}
-
-impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
-    /// Deletes only if `condition` holds.
-    pub fn condition(mut self, condition: Condition<E>) -> Self {
-        self.condition = and(self.condition.take(), Some(condition));
-        self
-    }
-
-    /// Deletes only if the stored version is `version`
-    /// (`Error::VersionConflict` otherwise); for `#[entity(version)]`
-    /// entities.
-    pub fn expected_version(mut self, version: u64) -> Self {
-        self.expected = Some(version);
-        self
-    }
-
-    /// Sends the delete as a transaction with this client request token.
-    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into());
-        self
-    }
-
-    /// Returns the deleted item, if any (a single-item call; not for
-    /// entities with unique constraints).
-    pub fn return_old(self) -> Delete<E, ReturnOld> {
-        Delete {
-            client: self.client,
-            key: self.key,
-            condition: self.condition,
-            expected: self.expected,
-            must_exist: self.must_exist,
-            token: self.token,
-            returning: PhantomData,
-        }
-    }
-
-    async fn send(self) -> Result<R::Output> {
-        check_primary_key(&self.key)?;
-        let (expected, must_exist) = (self.expected, self.must_exist);
-        let result = if E::MODEL.managed.unique.is_empty() {
-            self.delete_plain().await
-        } else {
-            self.delete_guarded().await
-        };
-        let attributes = result.map_err(|e| {
-            let e = managed::version_conflict::<E>(e, expected);
-            if must_exist {
-                missing_as_not_found(e)
-            } else {
-                e
-            }
-        })?;
-        R::output(E::MODEL.name, attributes)
-    }
-
-    fn write(&self, condition: Option<&Condition<E>>) -> Result<SingleWrite> {
-        let expressions = super::condition_only(condition, "delete condition")?;
-        let mut write = SingleWrite::new(
-            E::MODEL.name,
-            Action::Delete {
-                key: self.key.to_item(),
-            },
-            expressions,
-        );
-        write.idempotent = condition.is_none();
-        write.token = self.token.clone();
-        write.return_value = R::return_value();
-        Ok(write)
-    }
-
-    fn condition_with_version(&self) -> Option<Condition<E>> {
-        managed::with_version(self.condition.clone(), self.expected)
-    }
-
-    async fn delete_plain(self) -> Result<Option<Item>> {
-        let write = self.write(self.condition_with_version().as_ref())?;
-        single::send(&self.client, write).await
-    }
-
-    /// Deletes the item and its sentinels in one transaction, conditioned on
-    /// its unique attributes being as read.
-    async fn delete_guarded(self) -> Result<Option<Item>> {
-        let condition = self.condition_with_version();
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current = Current::<E>::read(&self.client, &self.key).await?;
-            let Some(stored) = &current.item else {
-                return if self.must_exist {
-                    Err(Error::NotFound {
-                        entity: E::MODEL.name,
-                    })
-                } else {
-                    Ok(None)
-                };
-            };
-            let guarded = and(condition.clone(), Some(current.guard()));
-            let mut write = self.write(guarded.as_ref())?;
-            write.companions = unique::moves::<E>(&self.client, &current.values, &[], stored)?;
-            match single::send(&self.client, write).await {
-                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-                other => return other,
-            }
-        }
-    }
-}
-
-impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
-    type Output = Result<R::Output>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
 }

@@ -282,6 +282,15 @@ impl<E> Update<E> {
         self.guards.iter().cloned().reduce(Condition::and)
     }
 
+    /// `REMOVE attribute` for an attribute the framework maintains (the
+    /// index keys a soft delete drops).
+    pub(crate) fn remove_raw(mut self, attribute: &'static str) -> Self {
+        if !self.removes.contains(&attribute) {
+            self.removes.push(attribute);
+        }
+        self
+    }
+
     /// `SET key = value` for a composed key or an attribute the framework
     /// maintains (generated code and the client).
     pub(crate) fn set_raw(mut self, attribute: &str, value: AttributeValue) -> Self {

@@ -1,10 +1,10 @@
 //! `batch_get`: any number of keys of one entity, read in chunks of 100.
 
-use crate::ops::visibility::{Deleted, Shown, Visibility};
 use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
+use crate::ops::visibility::{Deleted, Shown, Visibility};
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::KeysAndAttributes;

@@ -9,8 +9,8 @@ mod rewrite;
 pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
 pub use rewrite::UnreadableItem;
 
-use super::visibility::Visibility;
 use super::paging::{self, Prepared, Source};
+use super::visibility::Visibility;
 use super::BoxFuture;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};

@@ -1,0 +1,398 @@
+//! Deletes: `delete`, `remove`, and for `#[entity(soft_delete)]` entities
+//! `purge` and `restore`.
+//!
+//! A soft-deleted item stays in its partition with its deletion time, out
+//! of every secondary index (its composed index keys are removed) and out of
+//! every read unless asked for; `restore` puts its index keys back, `purge`
+//! deletes it for good. Unique values are freed on delete (and taken again
+//! on restore) unless the entity declares `soft_delete(keep_unique)`.
+
+use super::managed::{self, Mode, Stamped};
+use super::single::{self, Action, SingleWrite};
+use super::unique::{self, Current};
+use super::update::render_update;
+use super::{and, exists, missing_as_not_found, BoxFuture, ReturnNothing, ReturnOld, Returning};
+use crate::error::{Error, Result};
+use crate::limits::{check_item, check_primary_key};
+use crate::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::expr::{Condition, Update};
+use entity_core::lifecycle::SoftDeleteModel;
+use entity_core::{Entity, Item, PrimaryKey};
+use std::future::IntoFuture;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+/// A delete: `delete` succeeds whether or not the item exists, `remove`
+/// fails with `Error::NotFound` when it does not, `purge` deletes a
+/// soft-delete entity's item for good. For an `#[entity(soft_delete)]`
+/// entity, `delete` and `remove` mark the item deleted instead.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// client.delete(Doc::key("d1")).await?;
+/// let old: Option<Doc> = client.remove(Doc::key("d2")).return_old().await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct Delete<E, R = ReturnNothing> {
+    client: Client,
+    key: PrimaryKey<E>,
+    condition: Option<Condition<E>>,
+    expected: Option<u64>,
+    must_exist: bool,
+    /// Delete the item even if the entity soft-deletes.
+    hard: bool,
+    token: Option<String>,
+    returning: PhantomData<R>,
+}
+
+impl Client {
+    fn delete_builder<E: Entity>(&self, key: PrimaryKey<E>, must_exist: bool) -> Delete<E> {
+        Delete {
+            client: self.clone(),
+            key,
+            condition: must_exist.then(exists::<E>),
+            expected: None,
+            must_exist,
+            hard: false,
+            token: None,
+            returning: PhantomData,
+        }
+    }
+
+    /// Deletes the item with this key, if any (marks it deleted, for a
+    /// soft-delete entity).
+    pub fn delete<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        self.delete_builder(key, false)
+    }
+
+    /// Deletes the item with this key; `Error::NotFound` if there is none
+    /// (or, for a soft-delete entity, if it is already deleted).
+    pub fn remove<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        self.delete_builder(key, true)
+    }
+
+    /// Deletes the item for good, deleted or not: the DeleteItem a
+    /// soft-delete entity's `delete` does not send.
+    pub fn purge<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        let mut purge = self.delete_builder(key, false);
+        purge.hard = true;
+        purge
+    }
+}
+
+impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
+    /// Deletes only if `condition` holds.
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = and(self.condition.take(), Some(condition));
+        self
+    }
+
+    /// Deletes only if the stored version is `version`
+    /// (`Error::VersionConflict` otherwise); for `#[entity(version)]`
+    /// entities.
+    pub fn expected_version(mut self, version: u64) -> Self {
+        self.expected = Some(version);
+        self
+    }
+
+    /// Sends the delete as a transaction with this client request token.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Returns the deleted item, if any (a single-item call; not for
+    /// entities whose unique values a delete frees).
+    pub fn return_old(self) -> Delete<E, ReturnOld> {
+        Delete {
+            client: self.client,
+            key: self.key,
+            condition: self.condition,
+            expected: self.expected,
+            must_exist: self.must_exist,
+            hard: self.hard,
+            token: self.token,
+            returning: PhantomData,
+        }
+    }
+
+    /// The soft delete this delete is, if it is one.
+    fn soft(&self) -> Option<SoftDeleteModel> {
+        E::MODEL.lifecycle.soft_delete.filter(|_| !self.hard)
+    }
+
+    async fn send(self) -> Result<R::Output> {
+        check_primary_key(&self.key)?;
+        let (expected, must_exist, soft) = (self.expected, self.must_exist, self.soft());
+        let frees_unique =
+            !E::MODEL.managed.unique.is_empty() && !soft.is_some_and(|soft| soft.keep_unique);
+        let result = if frees_unique {
+            self.delete_guarded().await
+        } else {
+            self.delete_plain().await
+        };
+        let attributes = match result {
+            // Nothing to mark: no item, or one already deleted.
+            Err(Error::ConditionFailed { old, .. })
+                if soft.is_some_and(|soft| is_gone(old.as_deref(), &soft)) =>
+            {
+                if must_exist {
+                    return Err(Error::NotFound {
+                        entity: E::MODEL.name,
+                    });
+                }
+                None
+            }
+            Err(e) => {
+                let e = managed::version_conflict::<E>(e, expected);
+                return Err(if must_exist {
+                    missing_as_not_found(e)
+                } else {
+                    e
+                });
+            }
+            Ok(attributes) => attributes,
+        };
+        R::output(E::MODEL.name, attributes)
+    }
+
+    /// The DeleteItem, or for a soft delete the UpdateItem that marks the
+    /// item.
+    fn write(&self, condition: Option<Condition<E>>) -> Result<SingleWrite> {
+        let condition = managed::with_version(condition, self.expected);
+        let mut write = match self.soft() {
+            Some(soft) => {
+                // Only an item that exists and is not deleted yet is marked.
+                let not_deleted = entity_core::__private::condition_not_exists(soft.attribute);
+                let condition = and(condition, Some(exists::<E>().and(not_deleted)));
+                let update = soft_delete_update::<E>(&self.client, &soft);
+                let rendered = render_update(&self.key, update, condition)?;
+                let action = Action::Update {
+                    key: self.key.to_item(),
+                    expression: rendered.expression,
+                };
+                SingleWrite::new(E::MODEL.name, action, rendered.expressions)
+            }
+            None => {
+                let expressions = super::condition_only(condition.as_ref(), "delete condition")?;
+                let mut write = SingleWrite::new(
+                    E::MODEL.name,
+                    Action::Delete {
+                        key: self.key.to_item(),
+                    },
+                    expressions,
+                );
+                write.idempotent = condition.is_none();
+                write
+            }
+        };
+        write.token = self.token.clone();
+        write.return_value = R::return_value();
+        Ok(write)
+    }
+
+    async fn delete_plain(self) -> Result<Option<Item>> {
+        let write = self.write(self.condition.clone())?;
+        single::send(&self.client, write).await
+    }
+
+    /// Deletes (or marks) the item and deletes its sentinels in one
+    /// transaction, conditioned on its unique attributes being as read.
+    async fn delete_guarded(self) -> Result<Option<Item>> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = Current::<E>::read(&self.client, &self.key).await?;
+            let Some(stored) = &current.item else {
+                return if self.must_exist {
+                    Err(Error::NotFound {
+                        entity: E::MODEL.name,
+                    })
+                } else {
+                    Ok(None)
+                };
+            };
+            let guarded = and(self.condition.clone(), Some(current.guard()));
+            let mut write = self.write(guarded)?;
+            write.companions = unique::moves::<E>(&self.client, &current.values, &[], stored)?;
+            match single::send(&self.client, write).await {
+                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+                other => return other,
+            }
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
+    type Output = Result<R::Output>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+/// Whether a soft delete's failed condition found nothing to mark: no item,
+/// or an item already deleted.
+fn is_gone(old: Option<&Item>, soft: &SoftDeleteModel) -> bool {
+    old.is_none_or(|item| item.contains_key(soft.attribute))
+}
+
+/// What a soft delete changes: the deletion time, the TTL it sets, and the
+/// removal of every composed secondary index key (the item leaves those
+/// indexes); `updated_at` and the version move as on any update.
+fn soft_delete_update<E: Entity>(client: &Client, soft: &SoftDeleteModel) -> Update<E> {
+    let now = client.now();
+    let mut update =
+        entity_core::__private::update_set_raw(Update::<E>::new(), soft.attribute, (soft.at)(now));
+    if let (Some(after), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
+        let at = now + Duration::from_secs(after);
+        update = entity_core::__private::update_set_raw(update, ttl.attribute, epoch_seconds(at));
+    }
+    for attribute in secondary_key_attributes::<E>() {
+        update = entity_core::__private::update_remove_raw(update, attribute);
+    }
+    managed::stamp_update(client, update)
+}
+
+/// Epoch seconds as DynamoDB's TTL reads them.
+pub(crate) fn epoch_seconds(at: std::time::SystemTime) -> AttributeValue {
+    let seconds = at
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    AttributeValue::N(seconds.to_string())
+}
+
+/// The composed key attributes of the secondary indexes: not the table's,
+/// and not a field's own attribute (a multi-attribute GSI keys on fields,
+/// which a soft delete keeps).
+fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
+    let model = E::MODEL;
+    let table = &model.primary;
+    let is_table_key =
+        |a: &str| a == table.pk.attribute || table.sk.is_some_and(|sk| sk.attribute == a);
+    let is_field = |a: &str| model.fields.iter().any(|f| f.attribute == a);
+    let mut out = Vec::new();
+    for index in model
+        .indexes
+        .iter()
+        .filter(|i| i.multi_attribute.is_empty())
+    {
+        for key in std::iter::once(&index.pk).chain(&index.sk) {
+            let a = key.attribute;
+            if !is_table_key(a) && !is_field(a) && !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A restore of a soft-deleted item: its index keys composed again, the
+/// deletion mark (and the TTL the delete set) removed, its unique values
+/// taken again. `.await` returns the restored entity.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app", soft_delete)] #[pk(id)] struct Doc { id: String }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// client.delete(Doc::key("d1")).await?;          // marked deleted
+/// let doc: Doc = client.restore(Doc::key("d1")).await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct Restore<E> {
+    client: Client,
+    key: PrimaryKey<E>,
+}
+
+impl Client {
+    /// Restores a soft-deleted item (`Error::NotFound` when there is no
+    /// deleted item with this key).
+    pub fn restore<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
+        Restore {
+            client: self.clone(),
+            key,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> Restore<E> {
+    async fn send(self) -> Result<E> {
+        check_primary_key(&self.key)?;
+        let not_found = || Error::NotFound {
+            entity: E::MODEL.name,
+        };
+        let soft = E::MODEL.lifecycle.soft_delete.ok_or_else(not_found)?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = Current::<E>::read(&self.client, &self.key).await?;
+            let Some(stored) = current
+                .item
+                .clone()
+                .filter(|i| i.contains_key(soft.attribute))
+            else {
+                return Err(not_found());
+            };
+            let (stamped, removes) = restored::<E>(&self.client, stored, &soft)?;
+            check_item(E::MODEL, &stamped.item)?;
+            let deleted = entity_core::__private::condition_exists::<E>(soft.attribute);
+            let condition = managed::with_version(Some(deleted), stamped.expected);
+            let mut write = super::write::whole_write_removing(
+                &stamped.item,
+                true,
+                condition.as_ref(),
+                &removes,
+            )?;
+            if !soft.keep_unique {
+                let values = super::write::created_values(&stamped)?;
+                write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;
+            }
+            match single::send(&self.client, write).await {
+                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+                Err(Error::ConditionFailed { old, .. })
+                    if !old
+                        .as_deref()
+                        .is_some_and(|i| i.contains_key(soft.attribute)) =>
+                {
+                    return Err(not_found())
+                }
+                Err(e) => return Err(managed::version_conflict::<E>(e, stamped.expected)),
+                Ok(_) => return stamped.into_entity(),
+            }
+        }
+    }
+}
+
+/// The stored item as it is restored: without the deletion mark (and the
+/// TTL the delete set), stamped as a write of the entity (`updated_at`, the
+/// version), its index keys composed again. Also the attributes the restore
+/// removes.
+fn restored<E: Entity>(
+    client: &Client,
+    mut stored: Item,
+    soft: &SoftDeleteModel,
+) -> Result<(Stamped<E>, Vec<&'static str>)> {
+    let mut removes = vec![soft.attribute];
+    stored.remove(soft.attribute);
+    if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
+        stored.remove(ttl.attribute);
+        removes.push(ttl.attribute);
+    }
+    let entity = E::from_item(stored)?;
+    Ok((managed::stamp(client, &entity, Mode::Replace)?, removes))
+}
+
+impl<E: Entity + Send + 'static> IntoFuture for Restore<E> {
+    type Output = Result<E>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
