@@ -50,6 +50,9 @@ impl<E: Entity> Stamped<E> {
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
     let mut item = entity.to_item()?;
     let managed = &E::MODEL.managed;
+    if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
+        item.insert(attribute.to_owned(), expires);
+    }
     if managed.is_empty() {
         return Ok(Stamped {
             item,
@@ -98,6 +101,14 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
         entity: Some(stored),
         expected,
     })
+}
+
+/// `#[entity(ttl(after = "30d"))]`: the TTL attribute and its value, now
+/// plus the declared time (a sliding expiry, moved by every write).
+fn sliding_ttl<E: Entity>(client: &Client) -> Option<(&'static str, AttributeValue)> {
+    let ttl = E::MODEL.lifecycle.ttl?;
+    let after = std::time::Duration::from_secs(ttl.after?);
+    Some((ttl.attribute, super::delete::epoch_seconds(client.now() + after)))
 }
 
 /// A timestamp never set: absent, `NULL`, or the Unix epoch (the `Default`
@@ -179,11 +190,14 @@ pub(crate) fn version_conflict<E: Entity>(error: Error, expected: Option<u64>) -
 /// the update creates the item, the version plus one.
 pub(crate) fn stamp_update<E: Entity>(client: &Client, update: Update<E>) -> Update<E> {
     let managed = &E::MODEL.managed;
+    let mut update = update;
+    if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
+        update = entity_core::__private::update_set_raw(update, attribute, expires);
+    }
     if managed.created_at.is_none() && managed.updated_at.is_none() && managed.version.is_none() {
         return update;
     }
     let now = client.now();
-    let mut update = update;
     if let Some(updated_at) = managed.updated_at {
         update = entity_core::__private::update_set_raw(
             update,
