@@ -16,7 +16,8 @@
 //! items and is compared per item. `cargo bench -p entity-tests --bench client`.
 
 use entity_client::{EmbeddedDynamo, Entity};
-use std::time::{Duration, Instant};
+use entity_tests::bench::{alternating, median, quick};
+use std::time::Instant;
 
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(schema = "bench")]
@@ -42,11 +43,6 @@ fn event(account: &str, seq: u32) -> Event {
         amount: i64::from(seq) * 7 - 5000,
         note: seq.is_multiple_of(3).then(|| format!("note {seq}")),
     }
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 /// The hand-written loop: Query pages until LastEvaluatedKey is gone, each
@@ -121,7 +117,7 @@ async fn raw_batch_write(
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let quick = std::env::args().any(|a| a == "--test" || a == "--quick");
+    let quick = quick();
     let n: u32 = if quick { 300 } else { 10_000 };
     let rounds = if quick { 1 } else { 9 };
     let server = EmbeddedDynamo::start().await.expect("server");
@@ -133,26 +129,28 @@ async fn main() {
     let out = client.batch_write().put_all(&events).await.expect("seed");
     assert!(out.unprocessed.is_empty());
     let pk = Event::pk_of("acc-1");
-    let (mut ours, mut raw) = (Vec::new(), Vec::new());
-    for round in 0..rounds {
-        for turn in [round % 2, 1 - round % 2] {
+    let (ours, raw) = alternating(
+        rounds,
+        async |_| {
             let t = Instant::now();
-            if turn == 0 {
-                let items = client
-                    .query(Event::primary("acc-1"))
-                    .all()
-                    .await
-                    .expect("query");
-                ours.push(t.elapsed());
-                assert_eq!(items.len(), n as usize);
-            } else {
-                let count = raw_query(client.sdk(), client.table(), &pk).await;
-                raw.push(t.elapsed());
-                assert_eq!(count, n as usize);
-            }
-        }
-    }
-    let (ours, raw) = (median(ours), median(raw));
+            let items = client
+                .query(Event::primary("acc-1"))
+                .all()
+                .await
+                .expect("query");
+            let elapsed = t.elapsed();
+            assert_eq!(items.len(), n as usize);
+            elapsed
+        },
+        async |_| {
+            let t = Instant::now();
+            let count = raw_query(client.sdk(), client.table(), &pk).await;
+            let elapsed = t.elapsed();
+            assert_eq!(count, n as usize);
+            elapsed
+        },
+    )
+    .await;
 
     // Writes: `n` items each way, into fresh partitions.
     let (mut batch, mut raw_batch, mut sequential) = (Vec::new(), Vec::new(), Vec::new());

@@ -13,6 +13,13 @@
 //! that the retries it expects did happen, and how many batch items reached
 //! the server.
 //!
+//! A metering proxy ([`FaultProxy::start_metering`]) also asks the server
+//! for the capacity each request consumes (it adds
+//! `"ReturnConsumedCapacity": "TOTAL"` to requests that take it, and the
+//! body signature it breaks is not checked by local servers) and sums the
+//! `ConsumedCapacity` of the answers per operation ([`Capacity`]), so a
+//! benchmark can say what a write costs without the client asking.
+//!
 //! ```no_run
 //! # async fn demo(upstream: &str) {
 //! use entity_tests::fault_proxy::{Fault, FaultProxy};
@@ -30,7 +37,7 @@ use hyper::header::{HeaderMap, HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Map, Value};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
@@ -78,6 +85,17 @@ pub struct Counts {
     pub batch_items_forwarded: usize,
 }
 
+/// The capacity a metering proxy saw the server report for one operation.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Capacity {
+    /// Answers that reported consumed capacity.
+    pub reports: usize,
+    /// Read capacity units.
+    pub read: f64,
+    /// Write capacity units.
+    pub write: f64,
+}
+
 /// A running proxy. Dropping it stops accepting connections.
 #[derive(Debug)]
 pub struct FaultProxy {
@@ -92,6 +110,9 @@ struct State {
     upstream: String,
     scripts: Mutex<HashMap<String, VecDeque<Fault>>>,
     counts: Mutex<HashMap<String, Counts>>,
+    /// Whether requests ask for their consumed capacity, summed here.
+    metering: bool,
+    capacity: Mutex<HashMap<String, Capacity>>,
 }
 
 /// The error a request handler returns to make hyper close the connection
@@ -113,10 +134,41 @@ type Reply = Response<Bytes>;
 const BATCH_WRITE: &str = "BatchWriteItem";
 const BATCH_GET: &str = "BatchGetItem";
 
+/// The operations that take `ReturnConsumedCapacity`.
+const METERED: &[&str] = &[
+    "GetItem",
+    "PutItem",
+    "UpdateItem",
+    "DeleteItem",
+    "Query",
+    "Scan",
+    BATCH_GET,
+    BATCH_WRITE,
+    "TransactGetItems",
+    "TransactWriteItems",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
+];
+
+/// The operations whose `CapacityUnits` are read units when the answer
+/// does not say.
+const READS: &[&str] = &["GetItem", "Query", "Scan", BATCH_GET, "TransactGetItems"];
+
 impl FaultProxy {
     /// Starts a proxy on a free `127.0.0.1` port in front of `upstream`
     /// (`http://host:port`). Needs a Tokio runtime.
     pub async fn start(upstream: &str) -> Self {
+        Self::start_with(upstream, false).await
+    }
+
+    /// Starts a proxy that also meters consumed capacity: see
+    /// [`capacity`](Self::capacity).
+    pub async fn start_metering(upstream: &str) -> Self {
+        Self::start_with(upstream, true).await
+    }
+
+    async fn start_with(upstream: &str, metering: bool) -> Self {
         let authority = upstream
             .strip_prefix("http://")
             .unwrap_or_else(|| panic!("the fault proxy forwards to http:// only, not {upstream}"))
@@ -130,6 +182,8 @@ impl FaultProxy {
             upstream: authority,
             scripts: Mutex::default(),
             counts: Mutex::default(),
+            metering,
+            capacity: Mutex::default(),
         });
         let acceptor = tokio::spawn(accept(listener, state.clone()));
         Self {
@@ -174,6 +228,31 @@ impl FaultProxy {
             .get(operation)
             .copied()
             .unwrap_or_default()
+    }
+
+    /// What the proxy saw of every operation so far, by operation.
+    pub fn all_counts(&self) -> BTreeMap<String, Counts> {
+        lock(&self.state.counts)
+            .iter()
+            .map(|(operation, counts)| (operation.clone(), *counts))
+            .collect()
+    }
+
+    /// The capacity the server reported consuming for `operation` so far
+    /// (a metering proxy; zero otherwise).
+    pub fn capacity(&self, operation: &str) -> Capacity {
+        lock(&self.state.capacity)
+            .get(operation)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The capacity reported for every operation so far, by operation.
+    pub fn all_capacity(&self) -> BTreeMap<String, Capacity> {
+        lock(&self.state.capacity)
+            .iter()
+            .map(|(operation, capacity)| (operation.clone(), *capacity))
+            .collect()
     }
 }
 
@@ -283,13 +362,38 @@ impl State {
             c.forwarded += 1;
             c.batch_items_forwarded += items;
         });
+        let metered = self.metering && METERED.contains(&operation);
+        let request = if metered {
+            ask_for_capacity(request)
+        } else {
+            request
+        };
         match send_upstream(&self.upstream, request).await {
-            Ok(response) => response,
+            Ok(response) => {
+                if metered {
+                    self.meter(operation, response.body());
+                }
+                response
+            }
             Err(e) => error(
                 StatusCode::BAD_GATEWAY,
                 "com.amazon.coral.service#InternalFailure",
                 &format!("fault proxy: upstream {} failed: {e}", self.upstream),
             ),
+        }
+    }
+
+    /// Adds the capacity an answer reports to `operation`'s.
+    fn meter(&self, operation: &str, answer: &[u8]) {
+        let Ok(answer) = serde_json::from_slice::<Value>(answer) else {
+            return;
+        };
+        if let Some(consumed) = consumed(&answer, READS.contains(&operation)) {
+            let mut all = lock(&self.capacity);
+            let sum = all.entry(operation.to_owned()).or_default();
+            sum.reports += 1;
+            sum.read += consumed.read;
+            sum.write += consumed.write;
         }
     }
 
@@ -332,6 +436,53 @@ impl State {
         parts.headers.remove("x-amz-crc32");
         Response::from_parts(parts, Bytes::from(answer.to_string()))
     }
+}
+
+/// The request with `"ReturnConsumedCapacity": "TOTAL"` added, unless it
+/// asks for capacity already (or is not a JSON object).
+fn ask_for_capacity(request: Request<Bytes>) -> Request<Bytes> {
+    let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(request.body()) else {
+        return request;
+    };
+    if body.contains_key("ReturnConsumedCapacity") {
+        return request;
+    }
+    body.insert("ReturnConsumedCapacity".into(), json!("TOTAL"));
+    let (parts, _) = request.into_parts();
+    Request::from_parts(parts, Bytes::from(Value::Object(body).to_string()))
+}
+
+/// The capacity an answer reports: its `ConsumedCapacity`, one object or
+/// one per table. An entry that does not split its `CapacityUnits` into
+/// `ReadCapacityUnits` and `WriteCapacityUnits` counts them as reads when
+/// `read` (the operation only reads), as writes otherwise. `None` when the
+/// answer reports none.
+fn consumed(answer: &Value, read: bool) -> Option<Capacity> {
+    let entries = match answer.get("ConsumedCapacity")? {
+        Value::Array(entries) => entries.iter().collect(),
+        entry @ Value::Object(_) => vec![entry],
+        _ => return None,
+    };
+    let units = |entry: &Value, field: &str| entry.get(field).and_then(Value::as_f64);
+    let mut sum = Capacity {
+        reports: 1,
+        ..Capacity::default()
+    };
+    for entry in entries {
+        let (reads, writes) = (
+            units(entry, "ReadCapacityUnits"),
+            units(entry, "WriteCapacityUnits"),
+        );
+        if reads.is_some() || writes.is_some() {
+            sum.read += reads.unwrap_or(0.0);
+            sum.write += writes.unwrap_or(0.0);
+        } else if read {
+            sum.read += units(entry, "CapacityUnits").unwrap_or(0.0);
+        } else {
+            sum.write += units(entry, "CapacityUnits").unwrap_or(0.0);
+        }
+    }
+    Some(sum)
 }
 
 /// `PutItem` for `X-Amz-Target: DynamoDB_20120810.PutItem`; empty without
@@ -509,6 +660,83 @@ mod tests {
             answer["UnprocessedKeys"]["a"]["Keys"],
             json!([{"pk": {"S": "2"}}, {"pk": {"S": "3"}}])
         );
+    }
+
+    #[test]
+    fn capacity_is_summed_over_tables_and_split_only_when_the_answer_does_not() {
+        let one = json!({ "ConsumedCapacity": { "TableName": "a", "CapacityUnits": 1.0 } });
+        assert_eq!(
+            consumed(&one, true).map(|c| (c.read, c.write)),
+            Some((1.0, 0.0))
+        );
+        assert_eq!(
+            consumed(&one, false).map(|c| (c.read, c.write)),
+            Some((0.0, 1.0))
+        );
+        let split = json!({ "ConsumedCapacity": [
+            { "TableName": "a", "CapacityUnits": 5.0, "ReadCapacityUnits": 1.0, "WriteCapacityUnits": 4.0 },
+            { "TableName": "b", "CapacityUnits": 2.0 },
+        ]});
+        assert_eq!(
+            consumed(&split, false).map(|c| (c.reports, c.read, c.write)),
+            Some((1, 1.0, 6.0))
+        );
+        assert_eq!(consumed(&json!({}), false), None);
+    }
+
+    #[test]
+    fn capacity_is_asked_for_unless_the_request_asks_already() {
+        let body =
+            |request: Request<Bytes>| serde_json::from_slice::<Value>(request.body()).unwrap();
+        let plain = Request::new(Bytes::from(r#"{"TableName":"a"}"#));
+        assert_eq!(
+            body(ask_for_capacity(plain)),
+            json!({ "TableName": "a", "ReturnConsumedCapacity": "TOTAL" })
+        );
+        let indexes = Request::new(Bytes::from(
+            r#"{"TableName":"a","ReturnConsumedCapacity":"INDEXES"}"#,
+        ));
+        assert_eq!(
+            body(ask_for_capacity(indexes))["ReturnConsumedCapacity"],
+            "INDEXES"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_metering_proxy_sums_what_the_embedded_server_reports() {
+        use aws_sdk_dynamodb::types::AttributeValue;
+        use entity_core::Entity;
+        let server = entity_client::EmbeddedDynamo::start().await.unwrap();
+        let proxy = FaultProxy::start_metering(server.endpoint()).await;
+        let client = entity_client::Client::local(proxy.endpoint(), "meter");
+        client
+            .create_table(&[crate::Employee::MODEL])
+            .await
+            .unwrap();
+        let sdk = client.sdk();
+        let out = sdk
+            .put_item()
+            .table_name("meter")
+            .item("pk", AttributeValue::S("a".into()))
+            .item("sk", AttributeValue::S("b".into()))
+            .send()
+            .await
+            .unwrap();
+        // The client did not ask, yet the answer it parsed carries it.
+        assert!(out.consumed_capacity.is_some());
+        sdk.get_item()
+            .table_name("meter")
+            .key("pk", AttributeValue::S("a".into()))
+            .key("sk", AttributeValue::S("b".into()))
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(proxy.capacity("PutItem").write, 1.0);
+        assert_eq!(proxy.capacity("GetItem").read, 1.0);
+        // CreateTable takes no ReturnConsumedCapacity: sent unchanged.
+        assert_eq!(proxy.capacity("CreateTable"), Capacity::default());
+        assert_eq!(proxy.all_counts()["CreateTable"].forwarded, 1);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (employees and tasks in tenants) and the key formats of seeds 000, 001 and
 //! 004 that existing tables already hold.
 
+pub mod bench;
 pub mod clock;
 pub mod fault_proxy;
 pub mod harness;
