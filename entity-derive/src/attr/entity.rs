@@ -1,6 +1,7 @@
 //! `#[derive(Entity)]`'s attributes: `#[entity]`, `#[pk]`, `#[sk]`,
 //! `#[index]` and field `#[entity]`, read into raw values.
 
+use super::lifecycle::{self, LifecycleRole, RawHistory, RawSoftDelete};
 use super::{crate_path, number, set_flag, set_once, string, string_path, unknown};
 use crate::ctxt::{did_you_mean, Ctxt};
 use proc_macro2::Span;
@@ -162,6 +163,10 @@ pub struct RawEntity {
     pub indexes: Vec<RawIndex>,
     /// `unique(...)`, each time it is written.
     pub unique: Vec<RawUnique>,
+    /// `soft_delete` or `soft_delete(...)`.
+    pub soft_delete: Option<RawSoftDelete>,
+    /// `history` or `history(...)`.
+    pub history: Option<RawHistory>,
 }
 
 /// `unique(tenant_id, email, case_insensitive, name = "...")`.
@@ -232,6 +237,8 @@ pub enum ManagedRole {
 impl ManagedRole {
     /// The attribute key, for messages.
     pub fn name(self) -> &'static str {
+    /// `ttl` and `deleted_at`, in the order written, each with its token.
+    pub lifecycle: Vec<(LifecycleRole, Span)>,
         match self {
             ManagedRole::CreatedAt => "created_at",
             ManagedRole::UpdatedAt => "updated_at",
@@ -247,7 +254,7 @@ pub enum IdKind {
     Uuid,
 }
 
-const ENTITY_KEYS: [&str; 16] = [
+const ENTITY_KEYS: [&str; 18] = [
     "name",
     "schema",
     "schema_version",
@@ -277,7 +284,9 @@ const INDEX_KEYS: [&str; 9] = [
     "isolated",
     "multi_attribute",
 ];
-const FIELD_KEYS: [&str; 7] = [
+const FIELD_KEYS: [&str; 9] = [
+    "soft_delete",
+    "history",
     "rename",
     "serde",
     "wide_int",
@@ -300,6 +309,8 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
         }
     }
     super::each_attribute(cx, attrs, "index", |meta| {
+    "ttl",
+    "deleted_at",
         if let Some(index) = read_index(cx, meta)? {
             raw.indexes.push(index);
         }
@@ -414,6 +425,8 @@ fn rename_rule(cx: &Ctxt, lit: &LitStr) -> Option<RenameRule> {
                 did_you_mean(&lit.value(), RenameRule::NAMES),
                 RenameRule::NAMES.join(", ")
             ),
+        "soft_delete" => set_once(cx, meta, &mut raw.soft_delete, lifecycle::soft_delete(cx, meta)?),
+        "history" => set_once(cx, meta, &mut raw.history, lifecycle::history(cx, meta)?),
         );
     }
     rule
@@ -635,6 +648,14 @@ fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
             cx.error(
                 &lit,
                 format!(
+            "ttl" => {
+                if let Some(role) = lifecycle::ttl(cx, meta)? {
+                    lifecycle_flag(cx, meta, &mut raw.lifecycle, role);
+                }
+            }
+            "deleted_at" => {
+                lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt)
+            }
                     "unknown id kind `{other}`{}; `generate` takes \"ulid\" (sorts by creation time) or \"uuid\" (random, v4)",
                     did_you_mean(other, ["ulid", "uuid"])
                 ),
@@ -661,6 +682,25 @@ fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<RawUnique>>
     let content;
     syn::parenthesized!(content in meta.input);
     if content.is_empty() {
+/// A lifecycle role; the same key twice is refused like any key given
+/// twice (a role beside another is the checks' to refuse).
+fn lifecycle_flag(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    roles: &mut Vec<(LifecycleRole, Span)>,
+    role: LifecycleRole,
+) {
+    let name = role.name();
+    if roles.iter().any(|(r, _)| r.name() == name) {
+        cx.error(
+            &meta.path,
+            format!("`{name}` is given twice; keep one `{name}`"),
+        );
+        return;
+    }
+    roles.push((role, meta.path.span()));
+}
+
         cx.error(
             &meta.path,
             format!("`unique()` names no field: list the fields no two items may share, {example}"),

@@ -5,10 +5,12 @@
 mod collection;
 mod entity;
 mod key_part;
+mod lifecycle;
 
 pub use collection::{read_collection, PkField};
 pub use entity::*;
 pub use key_part::{read_key_part_container, read_variant_rename};
+pub use lifecycle::{LifecycleRole, RawHistory, RawSoftDelete};
 
 use crate::ctxt::{did_you_mean, Ctxt};
 use proc_macro2::Span;

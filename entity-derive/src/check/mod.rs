@@ -1,12 +1,14 @@
 //! Stage 2: the rules. Each reads only the model and says why it exists;
 //! errors land on the offending token. `#[derive(Entity)]`'s rules are
 //! here and in `names` (generated names), `limits` (DynamoDB's limits) and
-//! `managed` (managed fields, unique constraints);
+//! `managed` (managed fields, unique constraints), `lifecycle` (ttl, soft
+//! delete, history);
 //! the other derives' rules are in their own files.
 
 pub mod collection;
 mod formats;
 pub mod key_part;
+mod lifecycle;
 mod limits;
 mod managed;
 mod multi_attribute;
@@ -45,6 +47,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
     managed::check(cx, entity);
+    lifecycle::check(cx, entity);
     names::check(cx, entity)
 }
 
@@ -54,6 +57,11 @@ fn composite_types(cx: &Ctxt, entity: &Entity) {
     for index in all_indexes(entity) {
         for (_, key) in index.keys() {
             for c in &key.composites {
+                // A `ttl` or `deleted_at` composite is refused by its role
+                // (`lifecycle`), whatever its type: one error, saying why.
+                if !entity.fields[c.field].lifecycle.is_empty() {
+                    continue;
+                }
                 if let Some(reason) = not_a_key_type(&entity.fields[c.field]) {
                     let field = &entity.fields[c.field];
                     let ty = field.ty;

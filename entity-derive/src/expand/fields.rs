@@ -33,9 +33,13 @@ pub fn expand(entity: &Entity) -> TokenStream {
         .filter(|g| !entity.omit_setters.contains(&g[0]))
         .map(|g| group_setter(entity, g, &setter_name(entity, g)))
         .collect();
-    let handles = entity.fields.iter().zip(&roles).map(|(field, role)| {
-        let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
-        let doc = format!("`{name}`, stored as attribute `{attribute}`.");
+    let handles = entity.fields.iter().zip(&roles).enumerate().map(|(f, (field, role))| {
+        let (name, attribute) = (field.ident, &field.attribute);
+        let ty = field.ty;
+        let (ty, doc) = match super::lifecycle::handle_type(entity, f) {
+            Some(stored) => (stored, format!("`{name}`, the time to live, stored as attribute `{attribute}` in epoch seconds.")),
+            None => (quote!(#ty), format!("`{name}`, stored as attribute `{attribute}`.")),
+        };
         quote! {
             #[doc = #doc]
             pub #name: #krate::expr::Attr<#ident, #ty, #role>
@@ -80,7 +84,8 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
     for f in entity.unique_fields() {
         roles[f] = quote!(#krate::expr::UniqueField);
     }
-    for f in entity.client_written_fields() {
+    let ttl_after = super::lifecycle::client_written(entity);
+    for f in entity.client_written_fields().into_iter().chain(ttl_after) {
         roles[f] = quote!(#krate::expr::Managed);
     }
     for f in table_key_fields(entity) {

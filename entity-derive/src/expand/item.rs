@@ -18,9 +18,11 @@ fn to_item(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let name = &entity.name;
     let private = quote!(#krate::__private);
-    let fields = entity.fields.iter().map(|field| {
+    let fields = entity.fields.iter().enumerate().map(|(f, field)| {
         let (ident, attribute) = (field.ident, &field.attribute);
-        if field.serde {
+        if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
+            super::lifecycle::put_ttl(entity, &ttl)
+        } else if field.serde {
             quote! {
                 #private::put_attribute(&mut __entity_item, #name, #attribute, #private::to_serde_attribute(&self.#ident))?;
             }
@@ -83,9 +85,11 @@ fn from_item(entity: &Entity) -> TokenStream {
         let attribute = &field.attribute;
         quote!(#attribute => #slot = ::core::option::Option::Some(__entity_value),)
     });
-    let fields = entity.fields.iter().zip(&slots).map(|(field, slot)| {
+    let fields = entity.fields.iter().zip(&slots).enumerate().map(|(f, (field, slot))| {
         let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
-        if field.serde {
+        if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
+            super::lifecycle::read_ttl(entity, &ttl, slot)
+        } else if field.serde {
             quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
         } else {
             quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)

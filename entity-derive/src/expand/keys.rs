@@ -231,7 +231,8 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
     let composites = super::composite_field_set(entity);
     let mut checks = TokenStream::new();
     for (f, field) in entity.fields.iter().enumerate() {
-        if composites.contains(&f) || field.serde {
+        // A TTL field is stored as epoch seconds, checked as `TtlValue`.
+        if composites.contains(&f) || field.serde || super::lifecycle::is_ttl_field(entity, f) {
             continue;
         }
         let ty = field.ty;

@@ -7,6 +7,7 @@ mod fields;
 mod item;
 pub mod key_part;
 mod keys;
+mod lifecycle;
 mod managed;
 mod model;
 mod multi_attribute;
@@ -27,9 +28,10 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let upgrade = upgrade::checks(entity);
     let value_casing = value_casing::checks(entity);
     let managed = managed::type_checks(entity);
+    let lifecycle = lifecycle::type_checks(entity);
     quote! {
         #api
-        const _: () = { #checks #native_checks #upgrade #value_casing #managed };
+        const _: () = { #checks #native_checks #upgrade #value_casing #managed #lifecycle };
     }
 }
 
@@ -96,8 +98,8 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
             quote!(#krate::KeyPart)
         } else if natives.contains(&f) && !field.serde {
             quote!(#krate::ToAttribute + #krate::FromAttribute + #krate::NativeKey)
-        } else if field.serde {
-            continue;
+        } else if field.serde || lifecycle::is_ttl_field(entity, f) {
+            continue; // a TTL field's bound is its value's `TtlValue`
         } else {
             quote!(#krate::ToAttribute + #krate::FromAttribute)
         };
@@ -107,7 +109,10 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
             bounds.push(quote!(for<'__entity> #ty: #bound));
         }
     }
-    for (ty, bound) in managed::bounds(entity) {
+    for (ty, bound) in managed::bounds(entity)
+        .into_iter()
+        .chain(lifecycle::bounds(entity))
+    {
         let text = quote!(#ty: #bound).to_string();
         if !seen.contains(&text) {
             seen.push(text);

@@ -35,6 +35,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         quote!(#krate::FieldModel { field: #field, attribute: #attribute })
     });
     let managed = super::managed::model(entity);
+    let lifecycle = super::lifecycle::model(entity);
     quote! {
         const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
             name: #name,
@@ -49,7 +50,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
             managed: #managed,
-            lifecycle: #krate::lifecycle::LifecycleModel::NONE,
+            lifecycle: #lifecycle,
         };
     }
 }

@@ -5,6 +5,7 @@
 pub mod collection;
 pub mod derived;
 pub mod key_part;
+pub mod lifecycle;
 pub mod managed;
 pub mod multi_attribute;
 pub mod names;
@@ -47,6 +48,10 @@ pub struct Entity<'a> {
     pub unique: Vec<managed::Unique<'a>>,
     /// Unique constraints whose lookup the fallback leaves out.
     pub omit_unique: Vec<usize>,
+    /// `soft_delete(...)`.
+    pub soft_delete: Option<lifecycle::SoftDelete>,
+    /// `history(...)`.
+    pub history: Option<lifecycle::History>,
 }
 
 pub struct Field<'a> {
@@ -67,6 +72,8 @@ pub struct Field<'a> {
 pub enum IndexKind {
     Primary,
     Global,
+    /// `ttl`, `deleted_at`, as written (the checks allow one).
+    pub lifecycle: Vec<(attr::LifecycleRole, Span)>,
     Local,
 }
 
@@ -400,6 +407,8 @@ fn named_fields<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<&'a syn::F
     let named = match &input.data {
         syn::Data::Struct(syn::DataStruct {
             fields: syn::Fields::Named(named),
+        soft_delete: lifecycle::soft_delete(&raw.soft_delete),
+        history: lifecycle::history(&raw.history),
             ..
         }) => named,
         _ => {
@@ -453,6 +462,7 @@ fn entity_crate_path(raw: &attr::RawEntity) -> TokenStream {
     }
 }
 
+        lifecycle: raw_field.lifecycle,
 /// The table's keys, `#[pk]` and `#[sk]`.
 fn build_primary(
     cx: &Ctxt,
