@@ -59,6 +59,7 @@ pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, UnprocessedWrite};
 pub use ops::delete::{Delete, Restore};
 pub use ops::get::{Get, GetProjected, Projection};
+pub use ops::history::History;
 pub use ops::migrate::{
     KeyValue, Migrate, MigrationCheckpoint, MigrationCounts, MigrationProgress, MigrationReport,
     SegmentCheckpoint, UnreadableItem,

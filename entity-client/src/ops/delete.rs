@@ -270,7 +270,7 @@ pub(crate) fn epoch_seconds(at: std::time::SystemTime) -> AttributeValue {
 /// The composed key attributes of the secondary indexes: not the table's,
 /// and not a field's own attribute (a multi-attribute GSI keys on fields,
 /// which a soft delete keeps).
-fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
+pub(crate) fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
     let model = E::MODEL;
     let table = &model.primary;
     let is_table_key =
@@ -353,6 +353,10 @@ impl<E: Entity + Send + 'static> Restore<E> {
                 let values = super::write::created_values(&stamped)?;
                 write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;
             }
+            write.companions.extend(super::history::companions::<E>(
+                &self.client,
+                &stamped.item,
+            )?);
             match single::send(&self.client, write).await {
                 Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
                 Err(Error::ConditionFailed { old, .. })

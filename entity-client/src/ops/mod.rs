@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod delete;
 pub mod get;
+pub mod history;
 pub(crate) mod managed;
 pub mod migrate;
 pub mod paging;

@@ -1,5 +1,6 @@
 //! `create_table`: the table, GSIs and LSIs a set of entities needs, derived
-//! from their definitions, then waiting until everything is active.
+//! from their definitions, then waiting until everything is active, then
+//! enabling TTL on the attribute the entities' `#[entity(ttl)]` fields use.
 
 use super::BoxFuture;
 use crate::error::{from_sdk, Error, Result, ValidationError};
@@ -7,6 +8,7 @@ use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
+    TimeToLiveSpecification, TimeToLiveStatus,
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,6 +31,9 @@ pub struct TableDesign {
     pub multi_attribute: BTreeMap<String, (Vec<String>, Vec<String>)>,
     /// Key attributes stored as binary (`B`).
     pub binaries: BTreeSet<String>,
+    /// The attribute DynamoDB's TTL reads, when an entity declares a
+    /// `#[entity(ttl)]` field (a table has one TTL attribute).
+    pub ttl: Option<String>,
 }
 
 impl TableDesign {
@@ -49,6 +54,7 @@ impl TableDesign {
             numbers: BTreeSet::new(),
             multi_attribute: BTreeMap::new(),
             binaries: BTreeSet::new(),
+            ttl: None,
         };
         for model in models {
             let theirs = (
@@ -62,6 +68,7 @@ impl TableDesign {
                 )));
             }
             design.add_key_types(model);
+            design.add_ttl(model)?;
             for index in model.indexes {
                 let name = index.index_name.unwrap_or(index.name).to_owned();
                 match index.kind {
@@ -107,6 +114,27 @@ impl TableDesign {
             }
             if model.key_scalar(attribute) == Some(ScalarType::B) {
                 self.binaries.insert(attribute.to_owned());
+            }
+        }
+    }
+
+    /// Records `model`'s TTL attribute, failing where another entity's is
+    /// another: DynamoDB reads TTL from one attribute per table.
+    fn add_ttl(&mut self, model: &EntityModel) -> Result<(), ValidationError> {
+        let Some(ttl) = model.lifecycle.ttl else {
+            return Ok(());
+        };
+        match &self.ttl {
+            Some(existing) if existing != ttl.attribute => {
+                Err(ValidationError::TableDesign(format!(
+                    "{} keeps its time to live in attribute {}, another entity in {existing}; a table has one TTL attribute",
+                    model.name, ttl.attribute
+                )))
+            }
+            Some(_) => Ok(()),
+            None => {
+                self.ttl = Some(ttl.attribute.to_owned());
+                Ok(())
             }
         }
     }
@@ -317,8 +345,59 @@ impl CreateTable {
                 }
             }
         }
-        wait_until_active(&self.client, self.timeout).await
+        wait_until_active(&self.client, self.timeout).await?;
+        match &design.ttl {
+            Some(attribute) => enable_ttl(&self.client, attribute).await,
+            None => Ok(()),
+        }
     }
+}
+
+/// Enables TTL on `attribute` (once the table is active, as DynamoDB
+/// requires), unless it is already enabled or enabling there: an existing
+/// table (`if_not_exists`) keeps its setting. TTL on another attribute is
+/// a design the entities cannot work with.
+async fn enable_ttl(client: &Client, attribute: &str) -> Result<()> {
+    let table = client.checked_table()?;
+    let current = client
+        .inner
+        .sdk
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| from_sdk("DescribeTimeToLive", "table", e))?;
+    if let Some(description) = current.time_to_live_description() {
+        let on = matches!(
+            description.time_to_live_status(),
+            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+        );
+        match description.attribute_name() {
+            Some(name) if on && name == attribute => return Ok(()),
+            Some(name) if on => {
+                return Err(ValidationError::TableDesign(format!(
+                    "table {table} has TTL on attribute {name}, and the entities keep their time to live in {attribute}"
+                ))
+                .into())
+            }
+            _ => {}
+        }
+    }
+    let specification = TimeToLiveSpecification::builder()
+        .enabled(true)
+        .attribute_name(attribute)
+        .build()
+        .map_err(build_error)?;
+    client
+        .inner
+        .sdk
+        .update_time_to_live()
+        .table_name(table)
+        .time_to_live_specification(specification)
+        .send()
+        .await
+        .map_err(|e| from_sdk("UpdateTimeToLive", "table", e))?;
+    Ok(())
 }
 
 async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {

@@ -168,14 +168,13 @@ impl TransactWrite {
             let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
             let table = self.client.checked_table()?;
             let item = single::transact_item(table, write.action, write.expressions)?;
-            let companions = match mode {
-                Mode::Create if !E::MODEL.managed.unique.is_empty() => {
-                    let owner = stamped.item.clone();
-                    let values = stamped.into_entity()?.unique_values();
-                    super::unique::moves::<E>(&self.client, &[], &values, &owner)?
-                }
-                _ => Vec::new(),
-            };
+            let mut companions =
+                super::history::companions::<E>(&self.client, &stamped.item)?;
+            if mode == Mode::Create && !E::MODEL.managed.unique.is_empty() {
+                let owner = stamped.item.clone();
+                let values = stamped.into_entity()?.unique_values();
+                companions.extend(super::unique::moves::<E>(&self.client, &[], &values, &owner)?);
+            }
             Ok((item, companions))
         })();
         match built {

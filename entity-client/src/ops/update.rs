@@ -13,7 +13,8 @@ use entity_core::attr::{SetMember, ToAttribute};
 use entity_core::expr::{
     Attr, Condition, IndexChange, IntoAttr, Numeric, Placeholders, Settable, Update,
 };
-use entity_core::{Entity, PrimaryKey};
+use aws_sdk_dynamodb::types::ReturnValue;
+use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 
@@ -242,6 +243,9 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     async fn send(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
         check_primary_key(&self.key)?;
+        if E::MODEL.lifecycle.history.is_some() {
+            return self.send_with_history().await;
+        }
         let update = managed::stamp_update(&self.client, self.update);
         // A repeat changes nothing more if no arithmetic or list change is
         // in it, no version is bumped, and no condition of the caller's can
@@ -273,6 +277,95 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     }
 }
 
+impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
+    /// An update of an entity that keeps history: the snapshot of the
+    /// version it writes goes in the same transaction, so the item it leaves
+    /// must be known. The item is read (strongly consistent), the update
+    /// applied to it in memory, and the write conditioned on the version
+    /// read; another write in between is read again and retried (unless the
+    /// caller expects a version: then it is a `VersionConflict`).
+    async fn send_with_history(self) -> Result<R::Output> {
+        let entity = E::MODEL.name;
+        let version = E::MODEL.managed.version.unwrap_or(E::MODEL.version_attribute);
+        let completed = completed(&self.key, managed::stamp_update(&self.client, self.update))?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = super::unique::Current::<E>::read(&self.client, &self.key).await?;
+            let old = current.item;
+            if self.must_exist && old.is_none() {
+                return Err(Error::NotFound { entity });
+            }
+            let read = old.as_ref().map_or(0, |item| managed::version_of(item, version));
+            if let Some(expected) = self.expected.filter(|expected| *expected != read) {
+                return Err(Error::VersionConflict {
+                    entity,
+                    expected,
+                    found: old.as_ref().map(|_| read),
+                    current: old.map(Box::new),
+                });
+            }
+            let mut new = old.clone().unwrap_or_else(|| self.key.to_item());
+            completed
+                .apply_to(&mut new)
+                .map_err(|source| ValidationError::Value {
+                    context: "history snapshot",
+                    source,
+                })?;
+            let condition = and(
+                self.condition.clone(),
+                Some(managed::version_condition::<E>(version, read)),
+            );
+            let rendered = render_completed(completed.clone(), condition)?;
+            let mut write = SingleWrite::new(
+                entity,
+                Action::Update {
+                    key: self.key.to_item(),
+                    expression: rendered.expression,
+                },
+                rendered.expressions,
+            );
+            write.token = self.token.clone();
+            write.companions = super::history::companions::<E>(&self.client, &new)?;
+            match super::single::send(&self.client, write).await {
+                Ok(_) => {
+                    let changed: Vec<String> =
+                        completed.attributes().map(str::to_owned).collect();
+                    return R::output(entity, returned::<E, R>(old, new, &changed));
+                }
+                Err(Error::ConditionFailed { old: Some(now), .. })
+                    if self.expected.is_none()
+                        && managed::version_of(&now, version) != read
+                        && attempt < super::unique::GUARDED_ATTEMPTS =>
+                {
+                    continue
+                }
+                Err(e) => {
+                    let e = managed::version_conflict::<E>(e, Some(read));
+                    return Err(if self.must_exist { missing_as_not_found(e) } else { e });
+                }
+            }
+        }
+    }
+}
+
+/// What a history update returns, from the items before and after it (known
+/// exactly: the write was conditioned on the version read).
+fn returned<E, R: Returning<E>>(old: Option<Item>, new: Item, changed: &[String]) -> Option<Item> {
+    let only_changed = |item: Item| -> Item {
+        item.into_iter()
+            .filter(|(name, _)| changed.contains(name))
+            .collect()
+    };
+    match R::return_value() {
+        ReturnValue::AllOld => old,
+        ReturnValue::AllNew => Some(new),
+        ReturnValue::UpdatedOld => old.map(only_changed),
+        ReturnValue::UpdatedNew => Some(only_changed(new)),
+        _ => None,
+    }
+}
+
 impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for UpdateItem<E, R> {
     type Output = Result<R::Output>;
     type IntoFuture = BoxFuture<'static, Self::Output>;
@@ -288,13 +381,21 @@ pub(crate) struct RenderedUpdate {
     pub expressions: Expressions,
 }
 
-/// Renders an update, adding the key fields and identity attributes (an update that creates
-/// the item must leave it readable as `E`) and the guards of group changes.
+/// Renders an update, adding the key fields and identity attributes (an
+/// update that creates the item must leave it readable as `E`) and the
+/// guards of group changes.
 pub(crate) fn render_update<E: Entity>(
     key: &PrimaryKey<E>,
     update: Update<E>,
     condition: Option<Condition<E>>,
 ) -> Result<RenderedUpdate> {
+    render_completed(completed(key, update)?, condition)
+}
+
+/// The update as sent: with the fields the key is composed of and the
+/// identity and version attributes, which an update that creates the item
+/// must write.
+pub(crate) fn completed<E: Entity>(key: &PrimaryKey<E>, update: Update<E>) -> Result<Update<E>> {
     let entity = E::MODEL.name;
     if update.is_empty() {
         return Err(ValidationError::EmptyUpdate { entity }.into());
@@ -317,11 +418,18 @@ pub(crate) fn render_update<E: Entity>(
     );
     // The version only on creation: an update changes some attributes, so
     // an older item stays of its version (and is read through its upgrade).
-    let update = entity_core::__private::update_set_raw_if_not_exists(
+    Ok(entity_core::__private::update_set_raw_if_not_exists(
         update,
         E::MODEL.version_attribute,
         E::MODEL.version_value(),
-    );
+    ))
+}
+
+/// Renders a completed update and its condition.
+pub(crate) fn render_completed<E: Entity>(
+    update: Update<E>,
+    condition: Option<Condition<E>>,
+) -> Result<RenderedUpdate> {
     let condition = and(condition, update.guards());
     let mut placeholders = Placeholders::default();
     let expression = update.render(&mut placeholders).map_err(|source| {

@@ -207,6 +207,9 @@ async fn write_whole<E: Entity, R: Returning<E>>(
         write.companions =
             unique::moves::<E>(client, &[], &created_values(&stamped)?, &stamped.item)?;
     }
+    write
+        .companions
+        .extend(super::history::companions::<E>(client, &stamped.item)?);
     let attributes = single::send(client, write).await?;
     if R::return_value() != ReturnValue::None {
         return Ok(Written::Returned(attributes));
@@ -251,6 +254,9 @@ async fn replace_guarded<E: Entity, R: Returning<E>>(
         write.token = token.clone();
         write.return_value = R::return_value();
         write.companions = unique::moves::<E>(client, &current.values, &new_values, &stamped.item)?;
+        write
+            .companions
+            .extend(super::history::companions::<E>(client, &stamped.item)?);
         match single::send(client, write).await {
             Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
             Err(e) => return Err(e),

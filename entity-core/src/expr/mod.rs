@@ -6,12 +6,16 @@
 //! field, a value of the wrong type, or an update of a table key composite
 //! does not compile.
 
+mod apply;
 mod attr;
 mod condition;
 mod placeholders;
 mod update;
 
-pub use attr::{Attr, IntoAttr, Managed, Numeric, Plain, Settable, TableKeyComposite, UniqueField};
+pub use attr::{
+    Attr, IntoAttr, Managed, Numeric, Plain, Settable, SparseComposite, SparseKeys,
+    TableKeyComposite, UniqueField,
+};
 pub use condition::{Condition, SizeOp};
 pub use placeholders::{Placeholders, Rendered};
 pub use update::{IndexChange, Update};
