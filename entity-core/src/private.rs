@@ -542,9 +542,16 @@ pub const fn assert_ttl_value<T: crate::TtlValue>() {}
     label = "this field is `#[entity(deleted_at)]`, so its type must be an `Option` of a `Timestamp` type",
     note = "use `Option<chrono::DateTime<Utc>>` (feature `chrono`), `Option<time::OffsetDateTime>` (feature `time`), `Option<entity_core::EpochSeconds>` or `Option<entity_core::EpochMillis>`"
 )]
-pub trait DeletedAt {}
+pub trait DeletedAt: crate::Timestamp {}
 
-impl<T: crate::Timestamp> DeletedAt for Option<T> {}
+// One impl per type, not one for every `Option<T: Timestamp>`: then the
+// error on a wrong type is this trait's, which names `deleted_at`.
+impl DeletedAt for Option<crate::EpochSeconds> {}
+impl DeletedAt for Option<crate::EpochMillis> {}
+#[cfg(feature = "chrono")]
+impl DeletedAt for Option<chrono::DateTime<chrono::Utc>> {}
+#[cfg(feature = "time")]
+impl DeletedAt for Option<time::OffsetDateTime> {}
 
 /// Proves, with the error on the field's type, that a `deleted_at` field
 /// can hold the deletion time.

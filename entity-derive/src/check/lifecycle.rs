@@ -136,7 +136,7 @@ fn deleted_at_is_optional(cx: &Ctxt, entity: &Entity) {
         let deleted_at = field.lifecycle.iter().any(|(r, _)| *r == LifecycleRole::DeletedAt);
         if deleted_at && option_inner(field.ty).is_none() {
             cx.error(field.ty, format!(
-                "field `{}` is `deleted_at`, which live items do not have: make it an `Option` of a timestamp, such as `Option<chrono::DateTime<Utc>>`",
+                "a live item has no deletion time, so the `deleted_at` field `{}` is an `Option` of a timestamp, such as `Option<chrono::DateTime<Utc>>`",
                 field.ident
             ));
         }

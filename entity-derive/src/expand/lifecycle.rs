@@ -62,12 +62,9 @@ pub fn model(entity: &Entity) -> TokenStream {
     }
 }
 
-/// The TTL role of field `f`, unless it is a serde field (refused, and
-/// stored through serde in the fallback).
+/// The TTL role of field `f`. It wins over `serde` (refused by the checks),
+/// so the fallback asks nothing of a TTL type that serde would.
 pub fn ttl_field<'a>(entity: &Entity<'a>, f: usize) -> Option<Ttl<'a>> {
-    if entity.fields[f].serde {
-        return None;
-    }
     entity.ttl_of(f)
 }
 

@@ -271,6 +271,9 @@ impl Entity<'_> {
 
 impl Entity<'_> {
     /// Leaves out what the name checks found colliding.
+                    if !fields[c.field].lifecycle.is_empty() {
+                        return true; // refused by its role (`check::lifecycle`)
+                    }
     pub fn omit(&mut self, skipped: crate::check::Skipped) {
         let mut position = 0;
         self.indexes.retain(|_| {

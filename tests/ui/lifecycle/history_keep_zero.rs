@@ -1,0 +1,13 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "app", history(keep = 0))]
+#[pk(id)]
+#[sk()]
+struct Doc {
+    id: String,
+    #[entity(version)]
+    version: u64,
+}
+
+fn main() {}

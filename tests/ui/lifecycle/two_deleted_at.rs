@@ -1,0 +1,14 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "app", soft_delete)]
+#[pk(id)]
+struct Doc {
+    id: String,
+    #[entity(deleted_at)]
+    deleted_at: Option<entity_core::EpochMillis>,
+    #[entity(deleted_at)]
+    removed_at: Option<entity_core::EpochMillis>,
+}
+
+fn main() {}

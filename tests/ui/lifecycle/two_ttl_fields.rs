@@ -1,0 +1,14 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "app")]
+#[pk(id)]
+struct Doc {
+    id: String,
+    #[entity(ttl)]
+    expires_at: entity_core::EpochSeconds,
+    #[entity(ttl)]
+    purge_at: entity_core::EpochSeconds,
+}
+
+fn main() {}
