@@ -129,6 +129,25 @@ mod shadowed {
         pub updated: core::option::Option<chrono::DateTime<chrono::Utc>>,
     }
 
+    /// Every lifecycle attribute.
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(
+        schema = "hygiene",
+        soft_delete(keep_unique, expire_after = "30d"),
+        history(keep = 3, separator = "~", expire_after = "90d")
+    )]
+    #[pk(id)]
+    #[sk()]
+    pub struct Ledger {
+        pub id: std::string::String,
+        #[entity(version)]
+        pub version: u64,
+        #[entity(ttl(after = "1d"))]
+        pub expires: core::option::Option<chrono::DateTime<chrono::Utc>>,
+        #[entity(deleted_at)]
+        pub deleted: core::option::Option<entity_core::EpochMillis>,
+    }
+
     #[derive(Collection, Debug, PartialEq)]
     #[collection(name = "group", pk(group: std::string::String))]
     pub enum Group {
@@ -223,4 +242,26 @@ fn managed_fields_compile_and_compose_where_names_are_shadowed() {
         shadowed::Account::from_item(account.to_item().unwrap()).unwrap(),
         account
     );
+}
+
+#[test]
+fn lifecycle_attributes_compile_and_convert_where_names_are_shadowed() {
+    use chrono::TimeZone;
+    use entity_core::Entity;
+    let ledger = shadowed::Ledger {
+        id: "l".into(),
+        version: 2,
+        expires: Some(chrono::Utc.timestamp_opt(1_700_000_000, 0).unwrap()),
+        deleted: None,
+    };
+    let item = ledger.to_item().unwrap();
+    assert_eq!(
+        item["expires"],
+        aws_sdk_dynamodb::types::AttributeValue::N("1700000000".into())
+    );
+    assert_eq!(shadowed::Ledger::from_item(item).unwrap(), ledger);
+    let lifecycle = shadowed::Ledger::MODEL.lifecycle;
+    assert_eq!(lifecycle.ttl.map(|t| t.after), Some(Some(86_400)));
+    assert_eq!(lifecycle.soft_delete.map(|s| s.attribute), Some("deleted"));
+    assert_eq!(lifecycle.history.map(|h| h.separator), Some("~"));
 }
