@@ -128,7 +128,12 @@ fn deletion_times_follow_the_attribute_type() {
     let now = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
     let at = Document::MODEL.lifecycle.soft_delete.unwrap().at;
     let expected = Utc.timestamp_millis_opt(1_700_000_000_123).unwrap();
-    assert_eq!(at(now), entity_core::ToAttribute::to_attribute(&expected).unwrap().unwrap());
+    assert_eq!(
+        at(now),
+        entity_core::ToAttribute::to_attribute(&expected)
+            .unwrap()
+            .unwrap()
+    );
     let at = Session::MODEL.lifecycle.soft_delete.unwrap().at;
     assert_eq!(at(now), AttributeValue::N("1700000000123".into()));
     assert_eq!(
@@ -204,7 +209,13 @@ fn a_ttl_that_does_not_decode_names_its_attribute() {
         item.insert("expires_at".into(), value.clone());
         let error = Token::from_item(item).unwrap_err();
         assert!(
-            matches!(error, DecodeError::Attribute { attribute: "expires_at", .. }),
+            matches!(
+                error,
+                DecodeError::Attribute {
+                    attribute: "expires_at",
+                    ..
+                }
+            ),
             "{value:?}: {error:?}"
         );
     }
@@ -212,7 +223,10 @@ fn a_ttl_that_does_not_decode_names_its_attribute() {
     missing.remove("expires_at");
     assert!(matches!(
         Token::from_item(missing),
-        Err(DecodeError::Attribute { attribute: "expires_at", .. })
+        Err(DecodeError::Attribute {
+            attribute: "expires_at",
+            ..
+        })
     ));
 
     // A value the type cannot hold (past chrono's range).
@@ -226,7 +240,10 @@ fn a_ttl_that_does_not_decode_names_its_attribute() {
     item.insert("expiresAt".into(), AttributeValue::N(i64::MAX.to_string()));
     assert!(matches!(
         Document::from_item(item),
-        Err(DecodeError::Attribute { attribute: "expiresAt", .. })
+        Err(DecodeError::Attribute {
+            attribute: "expiresAt",
+            ..
+        })
     ));
 }
 

@@ -108,7 +108,10 @@ async fn two_ttl_attributes_on_one_table_are_refused_before_sending() {
         .unwrap_err();
     match &error {
         Error::Validation(ValidationError::TableDesign(message)) => {
-            assert!(message.contains("expiresAt") && message.contains("until"), "{message}");
+            assert!(
+                message.contains("expiresAt") && message.contains("until"),
+                "{message}"
+            );
         }
         other => panic!("expected a table design error, got {other:?}"),
     }

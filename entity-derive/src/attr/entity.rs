@@ -425,7 +425,12 @@ fn rename_rule(cx: &Ctxt, lit: &LitStr) -> Option<RenameRule> {
                 did_you_mean(&lit.value(), RenameRule::NAMES),
                 RenameRule::NAMES.join(", ")
             ),
-        "soft_delete" => set_once(cx, meta, &mut raw.soft_delete, lifecycle::soft_delete(cx, meta)?),
+        "soft_delete" => set_once(
+            cx,
+            meta,
+            &mut raw.soft_delete,
+            lifecycle::soft_delete(cx, meta)?,
+        ),
         "history" => set_once(cx, meta, &mut raw.history, lifecycle::history(cx, meta)?),
         );
     }
@@ -653,9 +658,7 @@ fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
                     lifecycle_flag(cx, meta, &mut raw.lifecycle, role);
                 }
             }
-            "deleted_at" => {
-                lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt)
-            }
+            "deleted_at" => lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
                     "unknown id kind `{other}`{}; `generate` takes \"ulid\" (sorts by creation time) or \"uuid\" (random, v4)",
                     did_you_mean(other, ["ulid", "uuid"])
                 ),
@@ -674,14 +677,6 @@ fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
 fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<RawUnique>> {
     let example = "such as `unique(email)`, `unique(tenant_id, email, case_insensitive)` or `unique(email(email), handle(tenant_id, handle))`";
     if !meta.input.peek(syn::token::Paren) {
-        return Err(meta.error(format!(
-            "`unique` lists the fields of a constraint, {example}"
-        )));
-    }
-    // syn's nested parser wants at least one item: `unique()` is read here.
-    let content;
-    syn::parenthesized!(content in meta.input);
-    if content.is_empty() {
 /// A lifecycle role; the same key twice is refused like any key given
 /// twice (a role beside another is the checks' to refuse).
 fn lifecycle_flag(
@@ -701,6 +696,14 @@ fn lifecycle_flag(
     roles.push((role, meta.path.span()));
 }
 
+        return Err(meta.error(format!(
+            "`unique` lists the fields of a constraint, {example}"
+        )));
+    }
+    // syn's nested parser wants at least one item: `unique()` is read here.
+    let content;
+    syn::parenthesized!(content in meta.input);
+    if content.is_empty() {
         cx.error(
             &meta.path,
             format!("`unique()` names no field: list the fields no two items may share, {example}"),

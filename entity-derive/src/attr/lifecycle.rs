@@ -95,7 +95,10 @@ pub fn soft_delete(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawS
 /// Container `history` or `history(...)`.
 pub fn history(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawHistory>> {
     let mut raw = RawHistory {
-        span: meta.path.get_ident().map_or(Span::call_site(), |i| i.span()),
+        span: meta
+            .path
+            .get_ident()
+            .map_or(Span::call_site(), |i| i.span()),
         keep: None,
         separator: None,
         expire_after: None,
@@ -163,7 +166,17 @@ mod tests {
         assert_eq!(parse_duration("90s"), Some(90));
         assert_eq!(parse_duration("15m"), Some(900));
         assert_eq!(parse_duration("2h"), Some(7_200));
-        for bad in ["", "d", "0d", "-1d", "1.5h", "30", "30 d", "3w", "99999999999999999999d"] {
+        for bad in [
+            "",
+            "d",
+            "0d",
+            "-1d",
+            "1.5h",
+            "30",
+            "30 d",
+            "3w",
+            "99999999999999999999d",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }

@@ -133,7 +133,10 @@ fn deleted_at_needs_soft_delete(cx: &Ctxt, entity: &Entity) {
 /// once restored.
 fn deleted_at_is_optional(cx: &Ctxt, entity: &Entity) {
     for field in &entity.fields {
-        let deleted_at = field.lifecycle.iter().any(|(r, _)| *r == LifecycleRole::DeletedAt);
+        let deleted_at = field
+            .lifecycle
+            .iter()
+            .any(|(r, _)| *r == LifecycleRole::DeletedAt);
         if deleted_at && option_inner(field.ty).is_none() {
             cx.error(field.ty, format!(
                 "a live item has no deletion time, so the `deleted_at` field `{}` is an `Option` of a timestamp, such as `Option<chrono::DateTime<Utc>>`",
@@ -149,7 +152,11 @@ fn default_deleted_at_attribute_is_free(cx: &Ctxt, entity: &Entity) {
     if entity.soft_delete.is_none() || entity.deleted_at_field().is_some() {
         return;
     }
-    for field in entity.fields.iter().filter(|f| f.attribute == DELETED_AT_ATTRIBUTE) {
+    for field in entity
+        .fields
+        .iter()
+        .filter(|f| f.attribute == DELETED_AT_ATTRIBUTE)
+    {
         cx.error_at(field.attribute_span, format!(
             "attribute `{DELETED_AT_ATTRIBUTE}` is where soft delete records the deletion time; mark field `{}` `#[entity(deleted_at)]`, or rename it",
             field.ident
@@ -166,11 +173,17 @@ fn expiry_needs_a_ttl_field(cx: &Ctxt, entity: &Entity) {
     let expiries: [(&str, Option<Span>); 2] = [
         (
             "soft_delete",
-            entity.soft_delete.as_ref().and_then(|s| s.expire_after.map(|e| e.1)),
+            entity
+                .soft_delete
+                .as_ref()
+                .and_then(|s| s.expire_after.map(|e| e.1)),
         ),
         (
             "history",
-            entity.history.as_ref().and_then(|h| h.expire_after.map(|e| e.1)),
+            entity
+                .history
+                .as_ref()
+                .and_then(|h| h.expire_after.map(|e| e.1)),
         ),
     ];
     for (owner, span) in expiries {
@@ -187,7 +200,10 @@ fn history_needs_a_version(cx: &Ctxt, entity: &Entity) {
     let Some(history) = &entity.history else {
         return;
     };
-    if entity.managed_field(|r| r == ManagedRole::Version).is_none() {
+    if entity
+        .managed_field(|r| r == ManagedRole::Version)
+        .is_none()
+    {
         cx.error_at(history.span, "`history` keeps a snapshot per version, and this entity has no version: add an `#[entity(version)] version: u64` field");
     }
 }

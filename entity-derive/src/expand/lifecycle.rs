@@ -116,8 +116,14 @@ pub fn handle_type(entity: &Entity, f: usize) -> Option<TokenStream> {
 /// hide an item without dropping its index keys).
 pub fn client_written(entity: &Entity) -> Vec<usize> {
     let sliding = entity.ttl().filter(|ttl| ttl.after.is_some());
-    let deleted_at = entity.deleted_at_field().filter(|_| entity.soft_delete.is_some());
-    sliding.map(|ttl| ttl.field).into_iter().chain(deleted_at).collect()
+    let deleted_at = entity
+        .deleted_at_field()
+        .filter(|_| entity.soft_delete.is_some());
+    sliding
+        .map(|ttl| ttl.field)
+        .into_iter()
+        .chain(deleted_at)
+        .collect()
 }
 
 /// The traits lifecycle fields' types need, for the impls' bounds
@@ -130,7 +136,10 @@ pub fn bounds<'e>(entity: &Entity<'e>) -> Vec<(&'e syn::Type, TokenStream)> {
         if let Some(ttl) = ttl_field(entity, f) {
             out.push((ttl.value_ty, quote!(#krate::TtlValue)));
         }
-        let deleted_at = field.lifecycle.iter().any(|(r, _)| *r == LifecycleRole::DeletedAt);
+        let deleted_at = field
+            .lifecycle
+            .iter()
+            .any(|(r, _)| *r == LifecycleRole::DeletedAt);
         if deleted_at && !field.serde {
             out.push((field.ty, quote!(#krate::Timestamp)));
         }
