@@ -65,6 +65,19 @@ pub enum Error {
         #[source]
         source: Box<SdkError>,
     },
+    /// A write was sent with an idempotency token already used, within
+    /// DynamoDB's ten minutes, by a request with other values: typically a
+    /// resend of a write whose timestamps or generated ids were stamped
+    /// again. The first request was applied (or failed); this one was not
+    /// applied. Read the item to see.
+    #[error("{operation}: the idempotency token was already used by a request with other values; this one was not applied")]
+    TokenReused {
+        /// The operation.
+        operation: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
     /// The item does not exist (`patch`, `remove`).
     #[error("{entity} not found")]
     NotFound {
@@ -317,6 +330,10 @@ where
                 source: Box::new(error),
             }
         }
+        SdkError::IdempotentParameterMismatchException(_) => Error::TokenReused {
+            operation,
+            source: Box::new(error),
+        },
         SdkError::ProvisionedThroughputExceededException(_)
         | SdkError::ThrottlingException(_)
         | SdkError::RequestLimitExceeded(_) => Error::Throttled {

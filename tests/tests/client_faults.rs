@@ -736,6 +736,23 @@ async fn an_add_returning_the_item_is_not_retried_after_a_lost_response() {
     );
 }
 
+/// A write that returns the item as it was is not repeated after a lost
+/// response either: the repeat would return what the first attempt left.
+#[tokio::test]
+async fn a_delete_returning_the_old_item_is_not_retried_after_a_lost_response() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 1)).await.unwrap();
+    f.proxy
+        .script("DeleteItem", [Fault::ServerErrorAfterForwarding]);
+    let key = || Order::key("u1", "2024-01-15", "o1");
+
+    let err = f.client.delete(key()).return_old().await.unwrap_err();
+
+    assert!(matches!(err, Error::OutcomeUnknown { .. }), "{err:?}");
+    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 1);
+    assert_eq!(stored(&f.table.client, &key()).await, None);
+}
+
 /// With exactly-once writes turned off, an `add` is a plain UpdateItem, and
 /// a lost response applies it twice: what the option trades for capacity.
 #[tokio::test]

@@ -145,6 +145,84 @@ async fn put_and_upsert_keep_the_creation_time_and_move_the_update_time() {
     assert_eq!(stored_entity(&t.client, &key()).await, Some(upserted));
 }
 
+/// The review's case: a put of a fresh value (creation time unset) keeps
+/// the stored creation time, and the feed's index key composed of it too.
+#[tokio::test]
+async fn a_put_keeps_index_keys_composed_of_the_creation_time() {
+    let (t, client, clock) = setup().await;
+    let created = client.create(&post("v1")).await.unwrap();
+    let key = || Post::key(&created.post_id);
+    let gsi1sk = |item: &entity_client::Item| item["gsi1sk"].as_s().unwrap().clone();
+    let before = gsi1sk(&stored(&t.client, &key()).await.unwrap());
+
+    clock.set(T0 + 86_400);
+    let mut fresh = post("v2");
+    fresh.post_id = created.post_id.clone();
+    let put = client.put(&fresh).await.unwrap();
+    let upserted = client.upsert(&fresh).await.unwrap();
+
+    assert_eq!((put.created_at, upserted.created_at), (at(T0), at(T0)));
+    assert_eq!(gsi1sk(&stored(&t.client, &key()).await.unwrap()), before);
+    let page = client.query(Post::by_author("ada")).await.unwrap();
+    assert_eq!(page.items, [upserted]);
+}
+
+/// A put that keeps the creation time takes an idempotency token, and a
+/// conditional one goes through a transaction that a lost response cannot
+/// repeat.
+#[tokio::test]
+async fn a_put_keeping_the_creation_time_takes_a_token_and_survives_a_lost_response() {
+    let (t, client, _) = setup().await;
+    let created = client.create(&post("v1")).await.unwrap();
+    let mut fresh = post("v2");
+    fresh.post_id = created.post_id.clone();
+
+    client
+        .put(&fresh)
+        .idempotency_token("put-v2")
+        .await
+        .unwrap();
+
+    let proxy = entity_tests::fault_proxy::FaultProxy::start(&t.endpoint()).await;
+    let through = Client::local(proxy.endpoint(), t.client.table());
+    proxy.script(
+        "TransactWriteItems",
+        [entity_tests::fault_proxy::Fault::ServerErrorAfterForwarding],
+    );
+    fresh.title = "v3".into();
+    let put = through
+        .put(&fresh)
+        .condition(Post::fields().title.eq("v2"))
+        .await
+        .unwrap();
+    assert_eq!((put.title.as_str(), put.created_at), ("v3", at(T0)));
+    assert_eq!(proxy.counts("TransactWriteItems").forwarded, 2);
+}
+
+/// A resend with the same token after the clock moved is another request
+/// to DynamoDB (its timestamps differ): it is not applied, and says so.
+#[tokio::test]
+async fn a_resend_with_a_reused_token_and_new_timestamps_is_token_reused() {
+    let (_t, client, clock) = setup().await;
+    let created = client.create(&post("v1")).await.unwrap();
+    let f = Post::fields();
+    let update = || {
+        client
+            .update(Post::key(&created.post_id))
+            .set(f.title, "v2")
+            .idempotency_token("retitle-1")
+    };
+    update().await.unwrap();
+    clock.set(T0 + 1);
+
+    let err = update().await.unwrap_err();
+
+    assert!(
+        matches!(err, entity_client::Error::TokenReused { .. }),
+        "{err:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_put_of_a_new_item_is_created_now() {
     let (_t, client, _) = setup().await;
@@ -255,6 +333,13 @@ async fn transactions_stamp_creates_puts_and_updates() {
     clock.set(T0 + 40);
     let mut replaced = post("b3");
     replaced.post_id = "p-b".into();
+    // A transaction cannot read the stored creation time its keys need.
+    let err = client.transact_write().put(&replaced).await.unwrap_err();
+    assert!(
+        matches!(err, entity_client::Error::Validation(_)),
+        "{err:?}"
+    );
+    replaced.created_at = b.created_at;
     client.transact_write().put(&replaced).await.unwrap();
     let b = stored_entity(&t.client, &Post::key("p-b")).await.unwrap();
     assert_eq!(

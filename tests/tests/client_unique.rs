@@ -89,8 +89,8 @@ async fn create_writes_a_sentinel_per_value_and_the_lookup_finds_the_item() {
     assert_eq!(
         sentinels(c).await,
         [
-            "__unique#Customer#email#ada@example.com",
-            "__unique#Customer#tenant_id_handle#t1#ada",
+            "__unique#shop#Customer#email#ada@example.com",
+            "__unique#shop#Customer#tenant_id_handle#t1#ada",
         ],
         "no sentinel for the nickname, which is None"
     );

@@ -127,6 +127,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
 
     async fn send(self) -> Result<R::Output> {
         check_primary_key(&self.key)?;
+        managed::check_expected::<E>(self.expected)?;
         let (expected, must_exist, soft) = (self.expected, self.must_exist, self.soft());
         let frees_unique =
             !E::MODEL.managed.unique.is_empty() && !soft.is_some_and(|soft| soft.keep_unique);

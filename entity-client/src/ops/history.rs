@@ -33,7 +33,11 @@ fn snapshot_identity<E: Entity>() -> String {
 /// The sort key of version `version`'s snapshot of the item whose sort key
 /// is `sk`.
 fn snapshot_sk(history: &HistoryModel, sk: &str, version: u64) -> String {
-    format!("{sk}{}{version:0width$}", history.separator, width = VERSION_DIGITS)
+    format!(
+        "{sk}{}{version:0width$}",
+        history.separator,
+        width = VERSION_DIGITS
+    )
 }
 
 /// The table's sort key attribute and `item`'s value of it.
@@ -173,7 +177,10 @@ impl<E: Entity + Send + 'static> History<E> {
             let (items, next) = history.page(&prefix, start).await?;
             let done = next.is_none();
             let items: Vec<Result<E>> = items.into_iter().map(Ok).collect();
-            Ok(Some((stream::iter(items), Some(Ok((history, prefix, next, done))))))
+            Ok(Some((
+                stream::iter(items),
+                Some(Ok((history, prefix, next, done))),
+            )))
         })
         .try_flatten()
     }
@@ -269,8 +276,9 @@ impl<E: Entity + Send + 'static> History<E> {
                 Some(AttributeValue::S(sk)) => sk.strip_prefix(prefix),
                 _ => None,
             };
-            let versioned = suffix
-                .is_some_and(|s| s.len() == VERSION_DIGITS && s.bytes().all(|b| b.is_ascii_digit()));
+            let versioned = suffix.is_some_and(|s| {
+                s.len() == VERSION_DIGITS && s.bytes().all(|b| b.is_ascii_digit())
+            });
             if is_snapshot && versioned {
                 items.push(self.read(item)?);
             }

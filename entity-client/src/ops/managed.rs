@@ -34,6 +34,9 @@ pub(crate) struct Stamped<E> {
     /// For a versioned entity: the version the write expects the stored
     /// item to have (0: that there is none).
     pub expected: Option<u64>,
+    /// A replace whose entity held no `created_at`: it was stamped now, for
+    /// a new item; the write keeps a stored item's instead.
+    pub created_unset: bool,
 }
 
 impl<E: Entity> Stamped<E> {
@@ -58,6 +61,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
             item,
             entity: None,
             expected: None,
+            created_unset: false,
         });
     }
     let now = client.now();
@@ -77,8 +81,11 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
     if let Some(updated_at) = managed.updated_at {
         item.insert(updated_at.attribute.to_owned(), updated_at.value(now));
     }
+    let mut created_unset = false;
     if let Some(created_at) = managed.created_at {
-        if mode == Mode::Create || is_unset(&created_at, item.get(created_at.attribute)) {
+        let unset = is_unset(&created_at, item.get(created_at.attribute));
+        created_unset = unset && mode == Mode::Replace;
+        if mode == Mode::Create || unset {
             item.insert(created_at.attribute.to_owned(), created_at.value(now));
         }
     }
@@ -100,6 +107,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
         item: stored.to_item()?,
         entity: Some(stored),
         expected,
+        created_unset,
     })
 }
 
@@ -108,7 +116,10 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
 fn sliding_ttl<E: Entity>(client: &Client) -> Option<(&'static str, AttributeValue)> {
     let ttl = E::MODEL.lifecycle.ttl?;
     let after = std::time::Duration::from_secs(ttl.after?);
-    Some((ttl.attribute, super::delete::epoch_seconds(client.now() + after)))
+    Some((
+        ttl.attribute,
+        super::delete::epoch_seconds(client.now() + after),
+    ))
 }
 
 /// A timestamp never set: absent, `NULL`, or the Unix epoch (the `Default`
@@ -146,6 +157,19 @@ pub(crate) fn version_condition<E: Entity>(attribute: &str, expected: u64) -> Co
     } else {
         entity_core::__private::condition_equals(attribute, AttributeValue::N(expected.to_string()))
     }
+}
+
+/// An expected version is only for versioned entities: on another it would
+/// be a check that is silently not made.
+pub(crate) fn check_expected<E: Entity>(expected: Option<u64>) -> Result<()> {
+    if expected.is_some() && E::MODEL.managed.version.is_none() {
+        return Err(crate::ValidationError::InvalidRequest(format!(
+            "{} has no #[entity(version)] field, so a write cannot expect a version",
+            E::MODEL.name
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// Adds the version condition of a versioned write to `condition`.

@@ -95,15 +95,27 @@ enum Route {
 fn route(client: &Client, write: &SingleWrite) -> Result<Route> {
     let returns = write.return_value != ReturnValue::None;
     if returns && (write.token.is_some() || !write.companions.is_empty()) {
-        return Err(crate::ValidationError::InvalidRequest(
-            "a write that returns the item is a single-item call, which takes no idempotency token"
-                .into(),
-        )
+        return Err(crate::ValidationError::InvalidRequest(format!(
+            "a {} write that returns the item must be a single-item call, which cannot carry {}",
+            write.entity,
+            if write.token.is_some() {
+                "an idempotency token"
+            } else {
+                "the unique sentinels or history snapshots this write moves"
+            }
+        ))
         .into());
     }
+    // A repeat of an idempotent write changes nothing, but the item it
+    // returns as it was before is the first attempt's result.
+    let returns_old = matches!(
+        write.return_value,
+        ReturnValue::AllOld | ReturnValue::UpdatedOld
+    );
+    let idempotent = write.idempotent && !returns_old;
     Ok(if !write.companions.is_empty() || write.token.is_some() {
         Route::Transaction
-    } else if write.idempotent || !client.inner.exactly_once {
+    } else if idempotent || !client.inner.exactly_once {
         Route::Plain
     } else if returns {
         Route::AtMostOnce

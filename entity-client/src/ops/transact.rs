@@ -161,19 +161,30 @@ impl TransactWrite {
                 Mode::Create => and(condition, Some(not_exists::<E>())),
                 Mode::Replace => managed::with_version(condition, stamped.expected),
             };
-            // Without a version the stored `created_at` is kept by an update.
-            let upsert = mode == Mode::Replace
-                && E::MODEL.managed.created_at.is_some()
-                && stamped.expected.is_none();
+            // An unset `created_at` keeps the stored one: an update with
+            // `if_not_exists`. A transaction cannot read first, so keys
+            // composed of it could not follow: refused.
+            let upsert = stamped.created_unset;
+            if upsert && created_at_composes_a_key::<E>() {
+                return Err(crate::ValidationError::InvalidRequest(format!(
+                    "{} has keys composed of created_at: set it (from the stored item) to put the entity in a transaction",
+                    E::MODEL.name
+                ))
+                .into());
+            }
             let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
             let table = self.client.checked_table()?;
             let item = single::transact_item(table, write.action, write.expressions)?;
-            let mut companions =
-                super::history::companions::<E>(&self.client, &stamped.item)?;
+            let mut companions = super::history::companions::<E>(&self.client, &stamped.item)?;
             if mode == Mode::Create && !E::MODEL.managed.unique.is_empty() {
                 let owner = stamped.item.clone();
                 let values = stamped.into_entity()?.unique_values();
-                companions.extend(super::unique::moves::<E>(&self.client, &[], &values, &owner)?);
+                companions.extend(super::unique::moves::<E>(
+                    &self.client,
+                    &[],
+                    &values,
+                    &owner,
+                )?);
             }
             Ok((item, companions))
         })();
@@ -303,6 +314,17 @@ impl TransactWrite {
             Err(other) => Err(other),
         }
     }
+}
+
+/// Whether a key of `E` is composed of its `created_at` field.
+fn created_at_composes_a_key<E: Entity>() -> bool {
+    let Some(created_at) = E::MODEL.managed.created_at else {
+        return false;
+    };
+    std::iter::once(&E::MODEL.primary)
+        .chain(E::MODEL.indexes)
+        .flat_map(|index| std::iter::once(&index.pk).chain(&index.sk))
+        .any(|key| key.composites.contains(&created_at.field))
 }
 
 /// A transaction canceled because a unique sentinel's value is taken.

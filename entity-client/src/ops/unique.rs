@@ -3,7 +3,7 @@
 //! entity, and a strongly consistent lookup through it.
 //!
 //! A sentinel lives in a partition of its own, keyed
-//! `__unique#<Entity>#<constraint>#<value>` (a key no entity key can be:
+//! `__unique#<schema>#<Entity>#<constraint>#<value>` (a key no entity key can be:
 //! composed values escape `#`, and entity keys start with their template),
 //! so it is in no entity's partition, no collection and no secondary index;
 //! its identity attribute says `__unique`, so no scan reads it as an entity.
@@ -34,7 +34,8 @@ fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
     key.insert(
         primary.pk.attribute.to_owned(),
         AttributeValue::S(format!(
-            "{SENTINEL_IDENTITY}#{}#{}#{value}",
+            "{SENTINEL_IDENTITY}#{}#{}#{}#{value}",
+            E::MODEL.schema,
             E::MODEL.name,
             constraint.name
         )),

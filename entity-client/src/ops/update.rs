@@ -9,11 +9,11 @@ use super::{
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_primary_key;
 use crate::Client;
+use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::attr::{SetMember, ToAttribute};
 use entity_core::expr::{
     Attr, Condition, IndexChange, IntoAttr, Numeric, Placeholders, Settable, Update,
 };
-use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
 use std::marker::PhantomData;
@@ -243,6 +243,12 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     async fn send(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
         check_primary_key(&self.key)?;
+        // Checked before the managed fields are stamped, which would make
+        // any update look like a change.
+        if self.update.is_empty() {
+            return Err(ValidationError::EmptyUpdate { entity }.into());
+        }
+        managed::check_expected::<E>(self.expected)?;
         if E::MODEL.lifecycle.history.is_some() {
             return self.send_with_history().await;
         }
@@ -286,7 +292,10 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     /// caller expects a version: then it is a `VersionConflict`).
     async fn send_with_history(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
-        let version = E::MODEL.managed.version.unwrap_or(E::MODEL.version_attribute);
+        let version = E::MODEL
+            .managed
+            .version
+            .unwrap_or(E::MODEL.version_attribute);
         let completed = completed(&self.key, managed::stamp_update(&self.client, self.update))?;
         let mut attempt = 0;
         loop {
@@ -296,7 +305,9 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             if self.must_exist && old.is_none() {
                 return Err(Error::NotFound { entity });
             }
-            let read = old.as_ref().map_or(0, |item| managed::version_of(item, version));
+            let read = old
+                .as_ref()
+                .map_or(0, |item| managed::version_of(item, version));
             if let Some(expected) = self.expected.filter(|expected| *expected != read) {
                 return Err(Error::VersionConflict {
                     entity,
@@ -329,8 +340,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             write.companions = super::history::companions::<E>(&self.client, &new)?;
             match super::single::send(&self.client, write).await {
                 Ok(_) => {
-                    let changed: Vec<String> =
-                        completed.attributes().map(str::to_owned).collect();
+                    let changed: Vec<String> = completed.attributes().map(str::to_owned).collect();
                     return R::output(entity, returned::<E, R>(old, new, &changed));
                 }
                 Err(Error::ConditionFailed { old: Some(now), .. })
@@ -342,7 +352,11 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
                 }
                 Err(e) => {
                     let e = managed::version_conflict::<E>(e, Some(read));
-                    return Err(if self.must_exist { missing_as_not_found(e) } else { e });
+                    return Err(if self.must_exist {
+                        missing_as_not_found(e)
+                    } else {
+                        e
+                    });
                 }
             }
         }

@@ -70,10 +70,10 @@ impl Client {
     ///
     /// A versioned entity (`#[entity(version)]`) is written only if the
     /// stored version is the entity's (`Error::VersionConflict`
-    /// otherwise), and stored with the next version. An entity with a
-    /// `created_at` field keeps the stored item's creation time (the write
-    /// is then an UpdateItem, which leaves attributes the entity does not
-    /// own in place).
+    /// otherwise), and stored with the next version. An entity whose
+    /// `created_at` is unset keeps the stored item's creation time: the
+    /// item is read first (strongly consistent), and keys composed of
+    /// `created_at` are composed from the stored one.
     pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
         self.whole(entity, Mode::Replace, false)
     }
@@ -189,20 +189,13 @@ async fn write_whole<E: Entity, R: Returning<E>>(
         Mode::Create => and(condition, Some(not_exists::<E>())),
         Mode::Replace => managed::with_version(condition, stamped.expected),
     };
-    // Without a version, the stored `created_at` is not known here: an
-    // UpdateItem keeps it, and hands the stored item back.
-    let keeps_created = mode == Mode::Replace
-        && E::MODEL.managed.created_at.is_some()
-        && stamped.expected.is_none();
-    let stored_unknown = keeps_created && R::return_value() == ReturnValue::None;
-    let mut write = whole_write(&stamped.item, upsert || keeps_created, condition.as_ref())?;
+    if stamped.created_unset && stamped.expected != Some(0) {
+        return replace_keeping_created::<E, R>(client, stamped, condition, upsert, token).await;
+    }
+    let mut write = whole_write(&stamped.item, upsert, condition.as_ref())?;
     write.idempotent = condition.is_none();
     write.token = token;
-    write.return_value = if stored_unknown {
-        ReturnValue::AllNew
-    } else {
-        R::return_value()
-    };
+    write.return_value = R::return_value();
     if mode == Mode::Create {
         write.companions =
             unique::moves::<E>(client, &[], &created_values(&stamped)?, &stamped.item)?;
@@ -211,12 +204,66 @@ async fn write_whole<E: Entity, R: Returning<E>>(
         .companions
         .extend(super::history::companions::<E>(client, &stamped.item)?);
     let attributes = single::send(client, write).await?;
+    written::<E, R>(attributes, stamped)
+}
+
+/// What the write hands back: the returned attributes the caller asked
+/// for, or the stored entity.
+fn written<E: Entity, R: Returning<E>>(
+    attributes: Option<Item>,
+    stamped: Stamped<E>,
+) -> Result<Written<E>> {
     if R::return_value() != ReturnValue::None {
         return Ok(Written::Returned(attributes));
     }
-    match attributes {
-        Some(item) if stored_unknown => Ok(Written::Stored(E::from_item(item)?)),
-        _ => Ok(Written::Stored(stamped.into_entity()?)),
+    Ok(Written::Stored(stamped.into_entity()?))
+}
+
+/// A put/upsert of an entity whose `created_at` is unset: the stored item's
+/// is kept, so it is read first (strongly consistent), and every key
+/// composed of it is composed from it. The write is conditioned on the
+/// stored `created_at` (which never changes once written), or on there
+/// being no item; a create or delete in between is read again.
+async fn replace_keeping_created<E: Entity, R: Returning<E>>(
+    client: &Client,
+    stamped: Stamped<E>,
+    condition: Option<Condition<E>>,
+    upsert: bool,
+    token: Option<String>,
+) -> Result<Written<E>> {
+    let key = stamped_key(&stamped)?;
+    let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let current = Current::<E>::read(client, &key).await?;
+        let kept = keep_created(&stamped, current.item.as_ref())?;
+        let stored_created = current
+            .item
+            .as_ref()
+            .map(|item| created_at.and_then(|a| item.get(a).map(|v| (a, v.clone()))));
+        let (guard, stable) = match stored_created {
+            Some(Some((attribute, value))) => (
+                entity_core::__private::condition_equals::<E>(attribute, value),
+                true,
+            ),
+            Some(None) => (super::exists::<E>(), false),
+            None => (not_exists::<E>(), false),
+        };
+        let guarded = and(condition.clone(), Some(guard));
+        let mut write = whole_write(&kept.item, upsert, guarded.as_ref())?;
+        // A repeat meets the stored `created_at` it wrote back: the same.
+        write.idempotent = condition.is_none() && stable;
+        write.token = token.clone();
+        write.return_value = R::return_value();
+        write
+            .companions
+            .extend(super::history::companions::<E>(client, &kept.item)?);
+        match single::send(client, write).await {
+            Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+            Err(e) => return Err(e),
+            Ok(attributes) => return written::<E, R>(attributes, kept),
+        }
     }
 }
 
@@ -290,6 +337,7 @@ fn keep_created<E: Entity>(stamped: &Stamped<E>, stored: Option<&Item>) -> Resul
         item: entity.to_item()?,
         entity: Some(entity),
         expected: stamped.expected,
+        created_unset: false,
     })
 }
 
