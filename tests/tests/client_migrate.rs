@@ -426,3 +426,67 @@ async fn assert_all_titles_and_versions(client: &Client) {
         assert_eq!(raw.get("title"), Some(&common::s(&format!("edited {i}"))));
     }
 }
+
+/// Version 1 of a task whose title is unique.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "app", name = "Ticket", version = 1, unique(title))]
+#[pk(format = "TICKET#{ticket_id}")]
+#[sk(format = "ticket")]
+struct TicketV1 {
+    ticket_id: String,
+    project_id: String,
+    title: String,
+}
+
+/// Version 2 under a new table key: its unique sentinels must follow.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "app", name = "Ticket", version = 2, upgrade_from = TicketV1, unique(title))]
+#[pk(project_id)]
+#[sk(ticket_id)]
+struct MovedTicket {
+    ticket_id: String,
+    project_id: String,
+    title: String,
+}
+
+impl From<TicketV1> for MovedTicket {
+    fn from(v1: TicketV1) -> Self {
+        MovedTicket {
+            ticket_id: v1.ticket_id,
+            project_id: v1.project_id,
+            title: v1.title,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_moved_item_takes_its_unique_sentinels_along() {
+    let t = table(&[TicketV1::MODEL, MovedTicket::MODEL]).await;
+    let v1 = TicketV1 {
+        ticket_id: "k1".into(),
+        project_id: "p1".into(),
+        title: "Printer on fire".into(),
+    };
+    t.client.create(&v1).await.expect("create v1");
+
+    let report = t.client.migrate::<MovedTicket>().await.expect("migrate");
+    assert_eq!(report.counts.rewritten, 1);
+
+    let found = t
+        .client
+        .get_unique(MovedTicket::by_title("Printer on fire"))
+        .await
+        .expect("lookup");
+    assert_eq!(found, Some(MovedTicket::from(v1)));
+    // The sentinel is the moved item's: deleting the item frees the title.
+    t.client
+        .remove(MovedTicket::key("p1", "k1"))
+        .await
+        .expect("remove");
+    let again = MovedTicket {
+        ticket_id: "k2".into(),
+        project_id: "p1".into(),
+        title: "Printer on fire".into(),
+    };
+    t.client.create(&again).await.expect("the title is free");
+}

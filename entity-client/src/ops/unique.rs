@@ -76,12 +76,25 @@ fn free_or_ours<E: Entity>(owner: &Item) -> Condition<E> {
     }
 }
 
-/// A Put of the sentinel of `value` owned by the item `owner`.
+/// A Put of the sentinel of `value` owned by the item `owner`, if it is
+/// free or already `owner`'s.
 fn put_sentinel<E: Entity>(
     table: &str,
     constraint: &'static UniqueModel,
     value: String,
     owner: &Item,
+) -> Result<Companion> {
+    put_sentinel_from::<E>(table, constraint, value, owner, owner)
+}
+
+/// A Put of the sentinel of `value` owned by `owner`, if it is free or
+/// `previous`'s (an item moving to a new key takes its sentinels along).
+fn put_sentinel_from<E: Entity>(
+    table: &str,
+    constraint: &'static UniqueModel,
+    value: String,
+    owner: &Item,
+    previous: &Item,
 ) -> Result<Companion> {
     let mut item = sentinel_key::<E>(constraint, &value);
     item.insert(
@@ -91,7 +104,7 @@ fn put_sentinel<E: Entity>(
     for (attribute, owner_value) in owner_attributes::<E>(owner) {
         item.insert(attribute.to_owned(), owner_value);
     }
-    let condition = condition_only(Some(&free_or_ours::<E>(owner)), "unique sentinel")?;
+    let condition = condition_only(Some(&free_or_ours::<E>(previous)), "unique sentinel")?;
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(item))
@@ -155,6 +168,31 @@ pub(crate) fn moves<E: Entity>(
         }
     }
     Ok(companions)
+}
+
+/// The sentinels of an item that moves from the table key of `previous` to
+/// that of `moved` (a migration that changes its key): each points to the
+/// new key, in the move's transaction.
+pub(crate) fn repoint<E: Entity>(
+    client: &Client,
+    previous: &Item,
+    moved: &Item,
+) -> Result<Vec<Companion>> {
+    if E::MODEL.managed.unique.is_empty() {
+        return Ok(Vec::new());
+    }
+    let table = client.checked_table()?;
+    let values = E::from_item(moved.clone())?.unique_values();
+    E::MODEL
+        .managed
+        .unique
+        .iter()
+        .zip(values)
+        .filter_map(|(constraint, value)| Some((constraint, value?)))
+        .map(|(constraint, value)| {
+            put_sentinel_from::<E>(table, constraint, value, moved, previous)
+        })
+        .collect()
 }
 
 /// The stored item a write of a constrained entity starts from.

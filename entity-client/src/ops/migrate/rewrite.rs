@@ -196,6 +196,8 @@ async fn move_item<E: Entity>(
         Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
     };
     let pk = E::MODEL.primary.pk.attribute;
+    // Unique sentinels name the item's key: they move with it.
+    let sentinels = crate::ops::unique::repoint::<E>(client, stored, &current)?;
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(current))
@@ -216,8 +218,15 @@ async fn move_item<E: Entity>(
         .inner
         .sdk
         .transact_write_items()
-        .transact_items(TransactWriteItem::builder().put(put).build())
-        .transact_items(TransactWriteItem::builder().delete(delete).build())
+        .set_transact_items(Some(
+            [
+                TransactWriteItem::builder().put(put).build(),
+                TransactWriteItem::builder().delete(delete).build(),
+            ]
+            .into_iter()
+            .chain(sentinels.into_iter().map(|sentinel| sentinel.item))
+            .collect(),
+        ))
         .send()
         .await
         .map_err(|e| from_sdk("TransactWriteItems", E::MODEL.name, e))?;
