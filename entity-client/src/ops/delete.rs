@@ -131,10 +131,12 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         let (expected, must_exist, soft) = (self.expected, self.must_exist, self.soft());
         let frees_unique =
             !E::MODEL.managed.unique.is_empty() && !soft.is_some_and(|soft| soft.keep_unique);
-        let result = if frees_unique {
-            self.delete_guarded().await
-        } else {
-            self.delete_plain().await
+        let result = match soft {
+            Some(soft) if E::MODEL.lifecycle.history.is_some() => {
+                self.soft_delete_with_history(&soft, frees_unique).await
+            }
+            _ if frees_unique => self.delete_guarded().await,
+            _ => self.delete_plain().await,
         };
         let attributes = match result {
             // Nothing to mark: no item, or one already deleted.
@@ -194,6 +196,39 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         write.token = self.token.clone();
         write.return_value = R::return_value();
         Ok(write)
+    }
+
+    /// A soft delete of an entity that keeps history: the snapshot of the
+    /// deleted version goes in the same transaction (and the freed
+    /// sentinels, if any).
+    async fn soft_delete_with_history(
+        self,
+        soft: &SoftDeleteModel,
+        frees_unique: bool,
+    ) -> Result<Option<Item>> {
+        let not_deleted = entity_core::__private::condition_not_exists(soft.attribute);
+        let completed =
+            super::update::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
+        let update = super::history::HistoryUpdate {
+            client: &self.client,
+            key: &self.key,
+            completed,
+            condition: and(self.condition.clone(), Some(exists::<E>().and(not_deleted))),
+            expected: self.expected,
+            must_exist: self.must_exist,
+            token: self.token.clone(),
+        };
+        let client = self.client.clone();
+        let (old, _) = update
+            .send(|current| match (&current.item, frees_unique) {
+                (Some(stored), true) => unique::moves::<E>(&client, &current.values, &[], stored),
+                _ => Ok(Vec::new()),
+            })
+            .await?;
+        Ok(match R::return_value() {
+            aws_sdk_dynamodb::types::ReturnValue::AllOld => old,
+            _ => None,
+        })
     }
 
     async fn delete_plain(self) -> Result<Option<Item>> {

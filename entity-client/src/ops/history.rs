@@ -12,6 +12,7 @@
 use super::delete::epoch_seconds;
 use super::managed::version_of;
 use super::single::Companion;
+use super::unique::Current;
 use super::BoxFuture;
 use crate::error::{from_sdk, Result};
 use crate::Client;
@@ -126,6 +127,92 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
         });
     }
     Ok(out)
+}
+
+/// An update of an entity that keeps history: the snapshot of the version
+/// it writes goes in the same transaction, so the item it leaves must be
+/// known. The item is read (strongly consistent), the update applied to it
+/// in memory, and the write conditioned on the version read; another write
+/// in between is read again and retried (unless the caller expects a
+/// version: then it is a `VersionConflict`).
+pub(crate) struct HistoryUpdate<'a, E> {
+    pub client: &'a Client,
+    pub key: &'a PrimaryKey<E>,
+    /// The update as sent, managed fields stamped.
+    pub completed: entity_core::expr::Update<E>,
+    pub condition: Option<entity_core::expr::Condition<E>>,
+    pub expected: Option<u64>,
+    pub must_exist: bool,
+    pub token: Option<String>,
+}
+
+impl<E: Entity> HistoryUpdate<'_, E> {
+    /// Sends it with the snapshot and the `extra` writes the stored item
+    /// calls for; the item before and after.
+    pub(crate) async fn send(
+        self,
+        extra: impl Fn(&Current<E>) -> Result<Vec<Companion>>,
+    ) -> Result<(Option<Item>, Item)> {
+        let entity = E::MODEL.name;
+        let version = E::MODEL
+            .managed
+            .version
+            .unwrap_or(E::MODEL.version_attribute);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = Current::<E>::read(self.client, self.key).await?;
+            if self.must_exist && current.item.is_none() {
+                return Err(crate::Error::NotFound { entity });
+            }
+            let read = current
+                .item
+                .as_ref()
+                .map_or(0, |item| version_of(item, version));
+            if let Some(expected) = self.expected.filter(|expected| *expected != read) {
+                return Err(crate::Error::VersionConflict {
+                    entity,
+                    expected,
+                    found: current.item.as_ref().map(|_| read),
+                    current: current.item.map(Box::new),
+                });
+            }
+            let mut new = current.item.clone().unwrap_or_else(|| self.key.to_item());
+            self.completed
+                .apply_to(&mut new)
+                .map_err(|source| crate::ValidationError::Value {
+                    context: "history snapshot",
+                    source,
+                })?;
+            let condition = super::and(
+                self.condition.clone(),
+                Some(super::managed::version_condition::<E>(version, read)),
+            );
+            let rendered = super::update::render_completed(self.completed.clone(), condition)?;
+            let mut write = super::single::SingleWrite::new(
+                entity,
+                super::single::Action::Update {
+                    key: self.key.to_item(),
+                    expression: rendered.expression,
+                },
+                rendered.expressions,
+            );
+            write.token = self.token.clone();
+            write.companions = companions::<E>(self.client, &new)?;
+            write.companions.extend(extra(&current)?);
+            match super::single::send(self.client, write).await {
+                Ok(_) => return Ok((current.item, new)),
+                Err(crate::Error::ConditionFailed { old: Some(now), .. })
+                    if self.expected.is_none()
+                        && version_of(&now, version) != read
+                        && attempt < super::unique::GUARDED_ATTEMPTS =>
+                {
+                    continue
+                }
+                Err(e) => return Err(super::managed::version_conflict::<E>(e, Some(read))),
+            }
+        }
+    }
 }
 
 /// The history of one item: its snapshots, newest first.

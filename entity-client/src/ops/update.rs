@@ -292,74 +292,25 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     /// caller expects a version: then it is a `VersionConflict`).
     async fn send_with_history(self) -> Result<R::Output> {
         let entity = E::MODEL.name;
-        let version = E::MODEL
-            .managed
-            .version
-            .unwrap_or(E::MODEL.version_attribute);
         let completed = completed(&self.key, managed::stamp_update(&self.client, self.update))?;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current = super::unique::Current::<E>::read(&self.client, &self.key).await?;
-            let old = current.item;
-            if self.must_exist && old.is_none() {
-                return Err(Error::NotFound { entity });
+        let changed: Vec<String> = completed.attributes().map(str::to_owned).collect();
+        let write = super::history::HistoryUpdate {
+            client: &self.client,
+            key: &self.key,
+            completed,
+            condition: self.condition,
+            expected: self.expected,
+            must_exist: self.must_exist,
+            token: self.token,
+        };
+        let (old, new) = write.send(|_| Ok(Vec::new())).await.map_err(|e| {
+            if self.must_exist {
+                missing_as_not_found(e)
+            } else {
+                e
             }
-            let read = old
-                .as_ref()
-                .map_or(0, |item| managed::version_of(item, version));
-            if let Some(expected) = self.expected.filter(|expected| *expected != read) {
-                return Err(Error::VersionConflict {
-                    entity,
-                    expected,
-                    found: old.as_ref().map(|_| read),
-                    current: old.map(Box::new),
-                });
-            }
-            let mut new = old.clone().unwrap_or_else(|| self.key.to_item());
-            completed
-                .apply_to(&mut new)
-                .map_err(|source| ValidationError::Value {
-                    context: "history snapshot",
-                    source,
-                })?;
-            let condition = and(
-                self.condition.clone(),
-                Some(managed::version_condition::<E>(version, read)),
-            );
-            let rendered = render_completed(completed.clone(), condition)?;
-            let mut write = SingleWrite::new(
-                entity,
-                Action::Update {
-                    key: self.key.to_item(),
-                    expression: rendered.expression,
-                },
-                rendered.expressions,
-            );
-            write.token = self.token.clone();
-            write.companions = super::history::companions::<E>(&self.client, &new)?;
-            match super::single::send(&self.client, write).await {
-                Ok(_) => {
-                    let changed: Vec<String> = completed.attributes().map(str::to_owned).collect();
-                    return R::output(entity, returned::<E, R>(old, new, &changed));
-                }
-                Err(Error::ConditionFailed { old: Some(now), .. })
-                    if self.expected.is_none()
-                        && managed::version_of(&now, version) != read
-                        && attempt < super::unique::GUARDED_ATTEMPTS =>
-                {
-                    continue
-                }
-                Err(e) => {
-                    let e = managed::version_conflict::<E>(e, Some(read));
-                    return Err(if self.must_exist {
-                        missing_as_not_found(e)
-                    } else {
-                        e
-                    });
-                }
-            }
-        }
+        })?;
+        R::output(entity, returned::<E, R>(old, new, &changed))
     }
 }
 
