@@ -73,6 +73,21 @@ enum Status {
     Done,
 }
 
+/// A project document with a lifecycle: every version kept as a snapshot
+/// (`SK@n`), and soft delete instead of delete.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp", rename_all = "camelCase", soft_delete, history)]
+#[pk(doc_id)]
+#[sk()]
+#[index(by_project(gsi = "gsi2", pk(project_id), sk(doc_id)))]
+struct Doc {
+    doc_id: String,
+    project_id: String,
+    body: String,
+    #[entity(version)]
+    version: u64,
+}
+
 fn task(n: u8, project: &str, assignee: &str) -> Task {
     Task {
         task_id: format!("t-{n:03}"),
@@ -91,7 +106,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = EmbeddedDynamo::start().await?;
     println!("embedded DynamoDB at {}", server.endpoint());
     let client = server.client("project-management");
-    client.create_table(&[Employee::MODEL, Task::MODEL]).await?;
+    client
+        .create_table(&[Employee::MODEL, Task::MODEL, Doc::MODEL])
+        .await?;
     println!("created table `project-management` with gsi1, gsi2, gsi3 from the entities");
 
     // Write: two employees, 30 tasks, in batches of 25 with retries.
@@ -274,5 +291,47 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             why.join(", ")
         );
     }
+    lifecycle(&client).await
+}
+
+/// History, soft delete and restore on one document.
+async fn lifecycle(client: &entity_client::Client) -> Result<(), Box<dyn std::error::Error>> {
+    let mut doc = client
+        .create(&Doc {
+            doc_id: "spec".into(),
+            project_id: "proj-alpha".into(),
+            body: "draft".into(),
+            version: 0,
+        })
+        .await?;
+    doc.body = "reviewed".into();
+    let doc = client.put(&doc).await?; // version 2, snapshot spec@0000000002
+    let history = client.history(Doc::key("spec")).all().await?;
+    let bodies: Vec<String> = history
+        .iter()
+        .map(|d| format!("v{} {}", d.version, d.body))
+        .collect();
+    println!("history of spec, newest first: {}", bodies.join(", "));
+
+    client.delete(Doc::key("spec")).await?; // marked deleted, out of gsi2
+    let visible = client.get(Doc::key("spec")).await?;
+    let listed = client.query(Doc::by_project("proj-alpha")).all().await?;
+    println!(
+        "after a soft delete: get {}, {} in the project index",
+        if visible.is_some() {
+            "finds it"
+        } else {
+            "finds nothing"
+        },
+        listed.len()
+    );
+    let restored = client.restore(Doc::key("spec")).await?;
+    let listed = client.query(Doc::by_project("proj-alpha")).all().await?;
+    println!(
+        "restored at version {} (was {}), {} in the project index again",
+        restored.version,
+        doc.version,
+        listed.len()
+    );
     Ok(())
 }
