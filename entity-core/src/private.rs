@@ -356,6 +356,21 @@ pub trait IndexChangeSteps: Sized {
     fn key(self, attribute: &str, key: String) -> Self;
     /// Requires a table key composite to hold the value given.
     fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
+    /// Sets an optional composite, or removes it for `None`.
+    fn optional_field<T: KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self;
+    /// Removes a key of a sparse index the item leaves.
+    fn remove_key(self, attribute: &'static str) -> Self;
+    /// Requires an optional fixed composite to hold the value given, or to
+    /// be absent for `None`.
+    fn optional_guard<T: KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self;
 }
 
 impl<E> IndexChangeSteps for IndexChange<E> {
@@ -370,6 +385,29 @@ impl<E> IndexChangeSteps for IndexChange<E> {
     }
     fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
         IndexChange::guard(self, attribute, present(value.to_attribute_arg()))
+    }
+    fn optional_field<T: KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self {
+        match value {
+            Some(value) => IndexChangeSteps::field::<T>(self, attribute, value),
+            None => IndexChange::remove(self, attribute),
+        }
+    }
+    fn remove_key(self, attribute: &'static str) -> Self {
+        IndexChange::remove(self, attribute)
+    }
+    fn optional_guard<T: KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self {
+        match value {
+            Some(value) => IndexChangeSteps::guard::<T>(self, attribute, value),
+            None => IndexChange::guard_absent(self, attribute),
+        }
     }
 }
 

@@ -77,18 +77,62 @@ pub struct UniqueField;
 /// change only through the entity's generated group setter
 /// (`Task::set_priority_status(..)`), which recomposes every index key they
 /// are part of. The marker type of such a field is named after the fields
-/// that go together.
+/// that go together. Under `policy = "sparse"` (on every index a composite
+/// is part of), the composite's role is [`SparseComposite`]: it can be set
+/// alone, and the update removes those indexes' keys.
 #[diagnostic::on_unimplemented(
     message = "fields of role `{Self}` cannot be set on their own in an update",
     label = "an update cannot set this field on its own",
-    note = "an index key composite changes with its group, through the setter its role names (role `TaskSetPriorityStatus`: `.apply(Task::set_priority_status(..))`), which recomposes the index keys",
+    note = "an index key composite changes with its group, through the setter its role names (role `TaskSetPriorityStatus`: `.apply(Task::set_priority_status(..))`), which recomposes the index keys; declare its indexes `policy = \"sparse\"` to also set it alone, which takes the item out of them",
     note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one",
     note = "a managed field (role `Managed`: `created_at`, `updated_at`, `version`) is written by the client on every write, never by hand",
     note = "a unique constraint's field (role `UniqueField`) changes only through `client.put` or `client.upsert`, which move its sentinel with it"
 )]
-pub trait Settable {}
+pub trait Settable {
+    /// The index key attributes an update setting such a field removes: a
+    /// composite of `policy = "sparse"` indexes, set without the rest of
+    /// its index, takes the item out of them rather than leave a stale key.
+    fn index_keys() -> &'static [&'static str] {
+        &[]
+    }
+}
 
 impl Settable for Plain {}
+
+/// The role of a composite of secondary indexes that are all declared
+/// `policy = "sparse"`: field number `FIELD` of entity `E`. It can be set
+/// on its own; the update then removes the key attributes of those indexes,
+/// so the item leaves them until a write with every composite (a whole-item
+/// write, or the group setter) puts it back. Never a stale key.
+pub struct SparseComposite<E, const FIELD: usize>(PhantomData<fn() -> E>);
+
+impl<E, const FIELD: usize> fmt::Debug for SparseComposite<E, FIELD> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SparseComposite({FIELD})")
+    }
+}
+
+impl<E, const FIELD: usize> Clone for SparseComposite<E, FIELD> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E, const FIELD: usize> Copy for SparseComposite<E, FIELD> {}
+
+/// The index key attributes of an entity's [`SparseComposite`] fields
+/// (implemented by `#[derive(Entity)]`).
+pub trait SparseKeys {
+    /// The key attributes of the sparse indexes field number `field` is a
+    /// composite of.
+    fn sparse_index_keys(field: usize) -> &'static [&'static str];
+}
+
+impl<E: SparseKeys, const FIELD: usize> Settable for SparseComposite<E, FIELD> {
+    fn index_keys() -> &'static [&'static str] {
+        E::sparse_index_keys(FIELD)
+    }
+}
 
 /// A value usable where a `T` is stored: `T` itself, `&T`, `&str` for
 /// `String`, and `X` for `Option<X>`.

@@ -7,10 +7,10 @@ use crate::attr::{AttributeError, SetMember, ToAttribute};
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::marker::PhantomData;
 
-type Value = Result<AttributeValue, AttributeError>;
+pub(crate) type Value = Result<AttributeValue, AttributeError>;
 
 #[derive(Debug, Clone)]
-enum SetAction {
+pub(crate) enum SetAction {
     Value(Value),
     IfNotExists(Value),
     Add(Value, AttributeValue),
@@ -108,7 +108,7 @@ impl<E> Update<E> {
         self.sets
             .iter()
             .map(|(name, _)| name.as_str())
-            .chain(self.removes.iter().copied())
+            .chain(self.removes_not_set().map(|name| name as &str))
             .chain(self.adds.iter().map(|(name, _)| *name))
             .chain(self.deletes.iter().map(|(name, _)| *name))
     }
@@ -116,6 +116,7 @@ impl<E> Update<E> {
     /// `SET attr = value`; setting an optional field to `None` removes it
     /// (as `put` leaves it out), rather than storing `NULL`.
     pub fn set<T, M: Settable>(mut self, attr: Attr<E, T, M>, value: impl IntoAttr<T>) -> Self {
+        self.leave_indexes::<M>();
         match value.into_attr() {
             Ok(AttributeValue::Null(_)) => self.removes.push(attr.name()),
             value => self
@@ -133,6 +134,7 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         value: &T,
     ) -> Self {
+        self.leave_indexes::<M>();
         match crate::attr::to_serde_attribute(value) {
             Ok(None) => self.removes.push(attr.name()),
             Ok(Some(value)) => self
@@ -151,6 +153,7 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         value: impl IntoAttr<T>,
     ) -> Self {
+        self.leave_indexes::<M>();
         self.sets.push((
             attr.name().to_owned(),
             SetAction::IfNotExists(value.into_attr()),
@@ -160,6 +163,7 @@ impl<E> Update<E> {
 
     /// `REMOVE attr` (optional fields only).
     pub fn remove<T, M: Settable>(mut self, attr: Attr<E, Option<T>, M>) -> Self {
+        self.leave_indexes::<M>();
         self.removes.push(attr.name());
         self
     }
@@ -170,6 +174,7 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         n: impl IntoAttr<T>,
     ) -> Self {
+        self.leave_indexes::<M>();
         let n = n.into_attr();
         self.guard_range::<T>(attr.name(), &n, 1);
         self.sets
@@ -183,6 +188,7 @@ impl<E> Update<E> {
         attr: Attr<E, T, M>,
         n: impl IntoAttr<T>,
     ) -> Self {
+        self.leave_indexes::<M>();
         let n = n.into_attr();
         self.guard_range::<T>(attr.name(), &n, -1);
         self.sets
@@ -219,6 +225,7 @@ impl<E> Update<E> {
         attr: Attr<E, Vec<X>, M>,
         items: Vec<X>,
     ) -> Self {
+        self.leave_indexes::<M>();
         self.sets.push((
             attr.name().to_owned(),
             SetAction::Append(IntoAttr::<Vec<X>>::into_attr(items)),
@@ -232,6 +239,7 @@ impl<E> Update<E> {
         attr: Attr<E, Vec<X>, M>,
         items: Vec<X>,
     ) -> Self {
+        self.leave_indexes::<M>();
         self.sets.push((
             attr.name().to_owned(),
             SetAction::Prepend(IntoAttr::<Vec<X>>::into_attr(items)),
@@ -245,6 +253,7 @@ impl<E> Update<E> {
         S: ToAttribute + IntoIterator,
         S::Item: SetMember,
     {
+        self.leave_indexes::<M>();
         // No members: nothing to change (DynamoDB has no empty sets).
         match IntoAttr::<S>::into_attr(members) {
             Ok(AttributeValue::Null(_)) => {}
@@ -259,6 +268,7 @@ impl<E> Update<E> {
         S: ToAttribute + IntoIterator,
         S::Item: SetMember,
     {
+        self.leave_indexes::<M>();
         // No members: nothing to change (DynamoDB has no empty sets).
         match IntoAttr::<S>::into_attr(members) {
             Ok(AttributeValue::Null(_)) => {}
@@ -268,13 +278,43 @@ impl<E> Update<E> {
     }
 
     /// Applies a group change of index key composites (from the entity's
-    /// generated `set_<fields>` setter), with its recomposed index keys.
+    /// generated `set_<fields>` setter), with its recomposed index keys (or,
+    /// for a sparse index whose optional composite is set to `None`, the
+    /// removal of its keys and of that field).
     pub fn apply(mut self, change: IndexChange<E>) -> Self {
         for (name, value) in change.sets {
             self.sets.push((name, SetAction::Value(value)));
         }
+        for name in change.removes {
+            self.push_remove(name);
+        }
         self.guards.extend(change.guards);
         self
+    }
+
+    /// A field of role `M` is being set: removes the keys of the sparse
+    /// indexes it is a composite of (none for other roles). A key the same
+    /// update recomposes (a group setter) is set instead, when rendered.
+    fn leave_indexes<M: Settable>(&mut self) {
+        for key in M::index_keys() {
+            self.push_remove(key);
+        }
+    }
+
+    fn push_remove(&mut self, attribute: &'static str) {
+        if !self.removes.contains(&attribute) {
+            self.removes.push(attribute);
+        }
+    }
+
+    /// The attributes to `REMOVE`: those the update does not also set (a
+    /// key a group setter recomposes wins over its removal by a sparse
+    /// composite set alone).
+    fn removes_not_set(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.removes
+            .iter()
+            .copied()
+            .filter(|name| !self.sets.iter().any(|(set, _)| set == name))
     }
 
     /// Conditions the update needs to stay consistent (from group changes).
@@ -314,6 +354,28 @@ impl<E> Update<E> {
         self.sets
             .push((attribute.to_owned(), SetAction::Add(Ok(n), zero)));
         self
+    }
+
+    /// The `SET` actions, in order.
+    pub(crate) fn sets_in_order(&self) -> impl Iterator<Item = (&str, &SetAction)> {
+        self.sets
+            .iter()
+            .map(|(name, action)| (name.as_str(), action))
+    }
+
+    /// The `REMOVE`d attributes.
+    pub(crate) fn removed(&self) -> &[&'static str] {
+        &self.removes
+    }
+
+    /// The `ADD`s of set members.
+    pub(crate) fn set_additions(&self) -> &[(&'static str, Value)] {
+        &self.adds
+    }
+
+    /// The `DELETE`s of set members.
+    pub(crate) fn set_deletions(&self) -> &[(&'static str, Value)] {
+        &self.deletes
     }
 
     /// The `UpdateExpression`, adding names and values to `placeholders`.
@@ -356,8 +418,8 @@ impl<E> Update<E> {
             }
             clauses.push(format!("SET {}", parts.join(", ")));
         }
-        if !self.removes.is_empty() {
-            let names: Vec<String> = self.removes.iter().map(|name| p.name(name)).collect();
+        let names: Vec<String> = self.removes_not_set().map(|name| p.name(name)).collect();
+        if !names.is_empty() {
             clauses.push(format!("REMOVE {}", names.join(", ")));
         }
         for (keyword, actions) in [("ADD", &self.adds), ("DELETE", &self.deletes)] {
@@ -381,6 +443,7 @@ impl<E> Update<E> {
 #[derive(Debug)]
 pub struct IndexChange<E> {
     sets: Vec<(String, Value)>,
+    removes: Vec<&'static str>,
     guards: Vec<Condition<E>>,
 }
 
@@ -395,8 +458,23 @@ impl<E> IndexChange<E> {
     pub(crate) fn new() -> Self {
         Self {
             sets: Vec::new(),
+            removes: Vec::new(),
             guards: Vec::new(),
         }
+    }
+
+    /// Removes an attribute: an optional composite set to `None`, or a key
+    /// of the sparse index it leaves.
+    pub(crate) fn remove(mut self, attribute: &'static str) -> Self {
+        self.removes.push(attribute);
+        self
+    }
+
+    /// Requires an optional composite, used in a recomposed key, to be
+    /// absent, as the value given (`None`) says.
+    pub(crate) fn guard_absent(mut self, attribute: &'static str) -> Self {
+        self.guards.push(Condition::attribute_not_exists(attribute));
+        self
     }
 
     /// Sets a field.

@@ -125,6 +125,68 @@ impl KeyArg<String> for &str {
     }
 }
 
+/// A value for an optional key composite (an `Option<T>` field in a sparse
+/// index key), as a group setter takes it: `None` leaves the item out of the
+/// index, anything a [`KeyArg<T>`] accepts (`T`, `&T`, `&str` for a
+/// `String`), `Some(T)` or `&Option<T>` puts it in.
+///
+/// ```
+/// use entity_core::key::OptionalKeyArg;
+///
+/// fn present<A: OptionalKeyArg<String>>(arg: A) -> bool {
+///     arg.into_key_arg().is_some()
+/// }
+/// assert!(present("abc"));
+/// assert!(present(Some("abc".to_owned())));
+/// assert!(!present(None));
+/// assert!(!present(&None::<String>));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as an optional `{T}` key composite",
+    label = "expected a `{T}` (or a reference to one), `Some(..)` of one, or `None`"
+)]
+pub trait OptionalKeyArg<T: KeyPart> {
+    /// The key argument when there is a value.
+    type Arg: KeyArg<T>;
+    /// The value, or `None`.
+    fn into_key_arg(self) -> Option<Self::Arg>;
+}
+
+impl<T: KeyPart> OptionalKeyArg<T> for T {
+    type Arg = T;
+    fn into_key_arg(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl<'a, T: KeyPart> OptionalKeyArg<T> for &'a T {
+    type Arg = &'a T;
+    fn into_key_arg(self) -> Option<&'a T> {
+        Some(self)
+    }
+}
+
+impl<'a> OptionalKeyArg<String> for &'a str {
+    type Arg = &'a str;
+    fn into_key_arg(self) -> Option<&'a str> {
+        Some(self)
+    }
+}
+
+impl<T: KeyPart> OptionalKeyArg<T> for Option<T> {
+    type Arg = T;
+    fn into_key_arg(self) -> Option<T> {
+        self
+    }
+}
+
+impl<'a, T: KeyPart> OptionalKeyArg<T> for &'a Option<T> {
+    type Arg = &'a T;
+    fn into_key_arg(self) -> Option<&'a T> {
+        self.as_ref()
+    }
+}
+
 impl KeyPart for String {
     #[inline]
     fn encode_key(&self, out: &mut String) {

@@ -212,6 +212,20 @@ pub struct RawIndex {
     pub clustered: Option<(bool, Span)>,
     /// `multi_attribute`: a GSI keyed on the fields' own attributes.
     pub multi_attribute: Option<Span>,
+    /// `policy = "preserve" | "sparse"`, with the literal.
+    pub policy: Option<(IndexPolicy, Span)>,
+}
+
+/// How an update may change an index's composites (effect-dynamodb's
+/// `indexPolicy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IndexPolicy {
+    /// Only together, through the group setter, which recomposes the keys.
+    #[default]
+    Preserve,
+    /// Also one by one; an update that sets some but not all of them
+    /// removes the index's keys (the item leaves the index).
+    Sparse,
 }
 
 #[derive(Default)]
@@ -223,6 +237,8 @@ pub struct RawField {
     /// The roles of a field the client manages, in the order written, each
     /// with its token.
     pub managed: Vec<(ManagedRole, Span)>,
+    /// `ttl` and `deleted_at`, in the order written, each with its token.
+    pub lifecycle: Vec<(LifecycleRole, Span)>,
 }
 
 /// What the client writes into a field.
@@ -237,8 +253,6 @@ pub enum ManagedRole {
 impl ManagedRole {
     /// The attribute key, for messages.
     pub fn name(self) -> &'static str {
-    /// `ttl` and `deleted_at`, in the order written, each with its token.
-    pub lifecycle: Vec<(LifecycleRole, Span)>,
         match self {
             ManagedRole::CreatedAt => "created_at",
             ManagedRole::UpdatedAt => "updated_at",
@@ -271,9 +285,11 @@ const ENTITY_KEYS: [&str; 18] = [
     "clustered",
     "isolated",
     "unique",
+    "soft_delete",
+    "history",
 ];
 const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
-const INDEX_KEYS: [&str; 9] = [
+const INDEX_KEYS: [&str; 10] = [
     "gsi",
     "lsi",
     "pk",
@@ -283,10 +299,9 @@ const INDEX_KEYS: [&str; 9] = [
     "clustered",
     "isolated",
     "multi_attribute",
+    "policy",
 ];
 const FIELD_KEYS: [&str; 9] = [
-    "soft_delete",
-    "history",
     "rename",
     "serde",
     "wide_int",
@@ -294,6 +309,8 @@ const FIELD_KEYS: [&str; 9] = [
     "updated_at",
     "version",
     "generate",
+    "ttl",
+    "deleted_at",
 ];
 const UNIQUE_OPTIONS: [&str; 2] = ["case_insensitive", "name"];
 
@@ -309,8 +326,6 @@ pub fn read_entity(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawEntity {
         }
     }
     super::each_attribute(cx, attrs, "index", |meta| {
-    "ttl",
-    "deleted_at",
         if let Some(index) = read_index(cx, meta)? {
             raw.indexes.push(index);
         }
@@ -370,6 +385,7 @@ fn read_index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawIndex>
         collection: None,
         clustered: None,
         multi_attribute: None,
+        policy: None,
     };
     let before = cx.error_count();
     meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
@@ -409,6 +425,13 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
         }
         // One per constraint: written as often as there are constraints.
         "unique" => raw.unique.extend(read_unique(cx, meta)?),
+        "soft_delete" => set_once(
+            cx,
+            meta,
+            &mut raw.soft_delete,
+            lifecycle::soft_delete(cx, meta)?,
+        ),
+        "history" => set_once(cx, meta, &mut raw.history, lifecycle::history(cx, meta)?),
         _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
     }
     Ok(())
@@ -425,13 +448,6 @@ fn rename_rule(cx: &Ctxt, lit: &LitStr) -> Option<RenameRule> {
                 did_you_mean(&lit.value(), RenameRule::NAMES),
                 RenameRule::NAMES.join(", ")
             ),
-        "soft_delete" => set_once(
-            cx,
-            meta,
-            &mut raw.soft_delete,
-            lifecycle::soft_delete(cx, meta)?,
-        ),
-        "history" => set_once(cx, meta, &mut raw.history, lifecycle::history(cx, meta)?),
         );
     }
     rule
@@ -510,9 +526,31 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
             layout(cx, meta, &mut index.clustered, "an index")
         }
         "multi_attribute" => set_flag(cx, meta, &mut index.multi_attribute),
+        "policy" => set_once(cx, meta, &mut index.policy, index_policy(cx, meta)?),
         _ => return unknown(cx, meta, "`#[index]`", &INDEX_KEYS),
     }
     Ok(())
+}
+
+/// `policy = "preserve" | "sparse"`; an unknown one is reported on the
+/// literal, with a suggestion.
+fn index_policy(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(IndexPolicy, Span)>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let policy = match lit.value().as_str() {
+        "preserve" => IndexPolicy::Preserve,
+        "sparse" => IndexPolicy::Sparse,
+        other => {
+            cx.error(
+                &lit,
+                format!(
+                    "unknown index policy `{other}`{}; expected \"preserve\" (the default: the index's composites change together, through their group setter) or \"sparse\" (each composite can also be set alone, and an update that sets some but not all of them removes the index's keys)",
+                    did_you_mean(other, ["preserve", "sparse"])
+                ),
+            );
+            return Ok(None);
+        }
+    };
+    Ok(Some((policy, lit.span())))
 }
 
 /// `collection = "name"` or `collection = ["parent", "child"]`, on an index
@@ -615,6 +653,12 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
                     managed_flag(cx, meta, &mut raw.managed, ManagedRole::Generate(kind));
                 }
             }
+            "ttl" => {
+                if let Some(role) = lifecycle::ttl(cx, meta)? {
+                    lifecycle_flag(cx, meta, &mut raw.lifecycle, role);
+                }
+            }
+            "deleted_at" => lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
             _ => return unknown(cx, meta, "field", &FIELD_KEYS),
         }
         Ok(())
@@ -641,42 +685,6 @@ fn managed_flag(
     roles.push((role, meta.path.span()));
 }
 
-/// `generate = "ulid" | "uuid"`; another value is reported on the literal.
-fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
-    let Some(lit) = string(cx, meta)? else {
-        return Ok(None);
-    };
-    Ok(match lit.value().as_str() {
-        "ulid" => Some(IdKind::Ulid),
-        "uuid" => Some(IdKind::Uuid),
-        other => {
-            cx.error(
-                &lit,
-                format!(
-            "ttl" => {
-                if let Some(role) = lifecycle::ttl(cx, meta)? {
-                    lifecycle_flag(cx, meta, &mut raw.lifecycle, role);
-                }
-            }
-            "deleted_at" => lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
-                    "unknown id kind `{other}`{}; `generate` takes \"ulid\" (sorts by creation time) or \"uuid\" (random, v4)",
-                    did_you_mean(other, ["ulid", "uuid"])
-                ),
-            );
-            None
-        }
-    })
-}
-
-/// `unique(field, ..., case_insensitive, name = "...")`: the fields whose
-/// values no two items share, with the constraint's options; or named
-/// constraints, `unique(email(email, case_insensitive), handle(tenant_id,
-/// handle))`, each a list under its name. The named form is how several
-/// constraints share a field or an option without clippy's
-/// `duplicated_attributes` reading `entity:unique:case_insensitive` twice.
-fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<RawUnique>> {
-    let example = "such as `unique(email)`, `unique(tenant_id, email, case_insensitive)` or `unique(email(email), handle(tenant_id, handle))`";
-    if !meta.input.peek(syn::token::Paren) {
 /// A lifecycle role; the same key twice is refused like any key given
 /// twice (a role beside another is the checks' to refuse).
 fn lifecycle_flag(
@@ -696,6 +704,36 @@ fn lifecycle_flag(
     roles.push((role, meta.path.span()));
 }
 
+/// `generate = "ulid" | "uuid"`; another value is reported on the literal.
+fn id_kind(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<IdKind>> {
+    let Some(lit) = string(cx, meta)? else {
+        return Ok(None);
+    };
+    Ok(match lit.value().as_str() {
+        "ulid" => Some(IdKind::Ulid),
+        "uuid" => Some(IdKind::Uuid),
+        other => {
+            cx.error(
+                &lit,
+                format!(
+                    "unknown id kind `{other}`{}; `generate` takes \"ulid\" (sorts by creation time) or \"uuid\" (random, v4)",
+                    did_you_mean(other, ["ulid", "uuid"])
+                ),
+            );
+            None
+        }
+    })
+}
+
+/// `unique(field, ..., case_insensitive, name = "...")`: the fields whose
+/// values no two items share, with the constraint's options; or named
+/// constraints, `unique(email(email, case_insensitive), handle(tenant_id,
+/// handle))`, each a list under its name. The named form is how several
+/// constraints share a field or an option without clippy's
+/// `duplicated_attributes` reading `entity:unique:case_insensitive` twice.
+fn read_unique(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Vec<RawUnique>> {
+    let example = "such as `unique(email)`, `unique(tenant_id, email, case_insensitive)` or `unique(email(email), handle(tenant_id, handle))`";
+    if !meta.input.peek(syn::token::Paren) {
         return Err(meta.error(format!(
             "`unique` lists the fields of a constraint, {example}"
         )));

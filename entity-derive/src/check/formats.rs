@@ -59,7 +59,7 @@ fn derived_timestamps(cx: &Ctxt, entity: &Entity, key: &Key) {
             continue;
         };
         if !is_timestamp(field) {
-            let (name, ty, unit) = (field.ident, &field.ty, unit.name());
+            let (name, ty, unit) = (field.ident, &field.key_ty, unit.name());
             let ty = quote::quote!(#ty).to_string();
             cx.error(format, format!(
                 "`{{{name}:{unit}}}` needs a timestamp field (`chrono::DateTime<Utc>` or `time::OffsetDateTime`), but `{name}` is a `{ty}`: a derived part writes the {unit} of an instant; write `{{{name}}}`"
@@ -83,7 +83,7 @@ fn number_key(cx: &Ctxt, entity: &Entity, key: &Key) {
     }
     let field = &entity.fields[key.composites[0].field];
     if !is_integer(field) {
-        let (name, ty) = (field.ident, &field.ty);
+        let (name, ty) = (field.ident, &field.key_ty);
         let ty = quote::quote!(#ty).to_string();
         cx.error_at(number, format!(
             "a `number` key is stored as a DynamoDB number, but `{name}` is a `{ty}`: remove `number`, or use an integer field"

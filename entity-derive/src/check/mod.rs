@@ -39,6 +39,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     multi_attribute::check(cx, entity);
     formats::check(cx, entity);
     no_repeated_composite(cx, entity);
+    policy_needs_composed_keys(cx, entity);
     unique_index_names(cx, entity);
     one_shape_per_physical_index(cx, entity);
     local_indexes_share_the_table_partition(cx, entity);
@@ -52,42 +53,64 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
 }
 
 /// Refuses, with a reason, the types that are certainly not keys. Other
-/// types are checked by the compiler (`KeyPart`), once, on the field.
+/// types are checked by the compiler (`KeyPart`), once, on the field. An
+/// `Option<T>` composite makes a secondary index sparse (the item is in it
+/// only while the value is `Some`); every item has its table key, so a
+/// table key composite (an LSI's partition key is the table's) cannot be
+/// optional.
 fn composite_types(cx: &Ctxt, entity: &Entity) {
     for index in all_indexes(entity) {
-        for (_, key) in index.keys() {
+        for (which, key) in index.keys() {
+            // An LSI's partition key is the table's, checked there (a
+            // written one that is not the table's is refused as such).
+            let lsi_pk = index.kind == IndexKind::Local && which == "pk";
+            if lsi_pk && !index.pk_written {
+                continue;
+            }
             for c in &key.composites {
                 // A `ttl` or `deleted_at` composite is refused by its role
                 // (`lifecycle`), whatever its type: one error, saying why.
                 if !entity.fields[c.field].lifecycle.is_empty() {
                     continue;
                 }
-                if let Some(reason) = not_a_key_type(&entity.fields[c.field]) {
-                    let field = &entity.fields[c.field];
-                    let ty = field.ty;
-                    cx.error_at(
-                        c.token,
-                        format!(
-                            "`{}: {}` cannot be a key composite: {reason}",
-                            field.ident,
-                            quote!(#ty).to_string().replace(' ', "")
-                        ),
-                    );
-                }
+                let field = &entity.fields[c.field];
+                let ty = field.ty;
+                let ty = quote!(#ty).to_string().replace(' ', "");
+                let message = if field.optional && index.kind == IndexKind::Primary {
+                    format!("`{}: {ty}` cannot be a table key composite: every item must have its table key, so its composites cannot be `None`; an `Option` composite belongs in a secondary index key, which leaves out the items where it is `None` (a sparse index)", field.ident)
+                } else if field.optional && lsi_pk {
+                    continue;
+                } else if let Some(reason) = not_a_key_type(field) {
+                    format!(
+                        "`{}: {ty}` cannot be a key composite: {reason}",
+                        field.ident
+                    )
+                } else {
+                    continue;
+                };
+                cx.error_at(c.token, message);
             }
         }
     }
 }
 
-/// Whether the checks refuse this field as a composite by its type.
-pub fn refuses_type(field: &crate::model::Field) -> bool {
-    not_a_key_type(field).is_some()
+/// Whether `which` key of `index` is the table's key (an LSI's partition
+/// key is).
+pub fn is_table_key(kind: IndexKind, which: &str) -> bool {
+    kind == IndexKind::Primary || (kind == IndexKind::Local && which == "pk")
 }
 
+/// Whether the checks refuse this field as a composite of a table key
+/// (`table_key`) or of a secondary index key.
+pub fn refuses_composite(field: &crate::model::Field, table_key: bool) -> bool {
+    not_a_key_type(field).is_some() || (field.optional && table_key)
+}
+
+/// Why the field's key type (`T` of an `Option<T>`) is not a key.
 fn not_a_key_type(field: &crate::model::Field) -> Option<&'static str> {
-    Some(match crate::model::type_name(field.ty).as_deref() {
+    Some(match crate::model::type_name(field.key_ty).as_deref() {
         Some("f32" | "f64") => "floats have no exact, ordered key text; store an integer (cents, micro-units) instead",
-        Some("Option") => "an optional field cannot be a composite: every item needs every composite of its keys",
+        Some("Option") => "an optional composite holds one `Option` (the item is left out of the index while it is `None`): its inner type must be a key type",
         Some("Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "VecDeque") => {
             "a collection cannot be a composite; compose the key from scalar fields"
         }
@@ -142,6 +165,20 @@ fn collection_rules(cx: &Ctxt, entity: &Entity) {
 
 fn all_indexes<'e>(entity: &'e Entity) -> impl Iterator<Item = &'e Index> {
     std::iter::once(&entity.primary).chain(&entity.indexes)
+}
+
+/// An index policy says how updates keep composed keys from going stale; a
+/// multi-attribute index reads the fields' own attributes, so it has no
+/// composed key and the policy would do nothing.
+fn policy_needs_composed_keys(cx: &Ctxt, entity: &Entity) {
+    for index in &entity.indexes {
+        if let (Some(span), Some(_)) = (index.policy_written, &index.multi_attribute) {
+            cx.error_at(span, format!(
+                "`policy` does nothing on multi-attribute index `{}`: its keys are the fields' own attributes, which never go stale, so each field can be set alone already; remove `policy`",
+                index.name
+            ));
+        }
+    }
 }
 
 /// A field twice in one key adds nothing to the key but length, and is

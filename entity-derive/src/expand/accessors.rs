@@ -207,7 +207,7 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
     let krate = &entity.krate;
     let ident = entity.ident;
     let field = &entity.fields[sk.composites[k].field];
-    let (name, ty) = (field.ident, field.ty);
+    let (name, ty) = (field.ident, field.key_ty);
     let n = sk.composites.len();
     let then = sk.text_before(k + 1);
     let complete = k + 1 == n;
@@ -233,7 +233,7 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
 /// so a derived part compares buckets: fixed width, sorting as time).
 fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStream, TokenStream) {
     let krate = &entity.krate;
-    let ty = entity.fields[sk.composites[k].field].ty;
+    let ty = entity.fields[sk.composites[k].field].key_ty;
     if let Some(unit) = sk.composites[k].bucket {
         (
             unit.key_part(krate),
@@ -267,7 +267,7 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let field = &entity.fields[sk.composites[k].field];
-    let (name, ty) = (field.ident, field.ty);
+    let (name, ty) = (field.ident, field.key_ty);
     let n = sk.composites.len();
     let last = k + 1 == n && sk.text_before(n).is_empty();
     let (begins, gt, gte, lt, lte, between) = (
@@ -354,7 +354,7 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let types: Vec<_> = sk
         .composites
         .iter()
-        .map(|c| entity.fields[c.field].ty)
+        .map(|c| entity.fields[c.field].key_ty)
         .collect();
     let names: Vec<_> = sk
         .composites

@@ -123,7 +123,7 @@ fn pk_type_impl(entity: &Entity, position: usize, index: &Index) -> TokenStream 
         .pk
         .composites
         .iter()
-        .map(|c| entity.fields[c.field].ty);
+        .map(|c| entity.fields[c.field].key_ty);
     quote! {
         #[automatically_derived]
         impl #krate::collection::CollectionPk<#position> for #ident #bounds {

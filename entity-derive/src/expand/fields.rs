@@ -11,11 +11,12 @@
 //! with an error naming it, and one setter, `Task::set_priority_status(..)`,
 //! that sets the fields and recomposes every index key they are part of.
 
+use crate::attr::IndexPolicy;
 use crate::model::names::{
     field_name, fixed_fields, groups, key_names, marker_name, setter_name, table_key_fields,
 };
-use crate::model::{Entity, IndexKind};
-use proc_macro2::TokenStream;
+use crate::model::Entity;
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::Ident;
 
@@ -28,6 +29,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let bounds = super::key_bounds(entity);
     let roles = roles(entity, &groups);
     let markers: TokenStream = groups.iter().map(|g| marker_struct(entity, g)).collect();
+    let sparse_keys = sparse_keys_impl(entity, &groups);
     let setters: TokenStream = groups
         .iter()
         .filter(|g| !entity.omit_setters.contains(&g[0]))
@@ -58,6 +60,8 @@ pub fn expand(entity: &Entity) -> TokenStream {
         }
 
         #markers
+
+        #sparse_keys
 
         #[automatically_derived]
         impl #ident #bounds {
@@ -91,13 +95,70 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
     for f in table_key_fields(entity) {
         roles[f] = quote!(#krate::expr::TableKeyComposite);
     }
+    let ident = entity.ident;
     for group in groups {
         let marker = marker_name(entity, group);
         for &f in group {
-            roles[f] = quote!(#marker);
+            roles[f] = if sparse_keys(entity, f).is_some() {
+                let f = proc_macro2::Literal::usize_unsuffixed(f);
+                quote!(#krate::expr::SparseComposite<#ident, #f>)
+            } else {
+                quote!(#marker)
+            };
         }
     }
     roles
+}
+
+/// The key attributes of the indexes `f` is a composite of, when they are
+/// all `policy = "sparse"`: then `f` can be set alone, and doing so removes
+/// them. `None` when one of them keeps the default `preserve` policy.
+fn sparse_keys<'e>(entity: &'e Entity, f: usize) -> Option<Vec<&'e str>> {
+    let indexes: Vec<_> = entity
+        .indexes
+        .iter()
+        .filter(|index| index.composite_fields().contains(&f))
+        .collect();
+    if indexes.is_empty() || indexes.iter().any(|i| i.policy != IndexPolicy::Sparse) {
+        return None;
+    }
+    let mut keys: Vec<&str> = Vec::new();
+    for (_, key) in indexes.iter().flat_map(|index| index.own_keys()) {
+        if !keys.contains(&key.attribute.as_str()) {
+            keys.push(&key.attribute);
+        }
+    }
+    Some(keys)
+}
+
+/// `SparseKeys`: the keys each `SparseComposite` field removes when set
+/// alone.
+fn sparse_keys_impl(entity: &Entity, groups: &[Vec<usize>]) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let arms: Vec<TokenStream> = groups
+        .iter()
+        .flatten()
+        .filter_map(|&f| {
+            let keys = sparse_keys(entity, f)?;
+            Some(quote!(#f => &[#(#keys),*],))
+        })
+        .collect();
+    if arms.is_empty() {
+        return TokenStream::new();
+    }
+    let bounds = super::key_bounds(entity);
+    quote! {
+        #[automatically_derived]
+        impl #krate::expr::SparseKeys for #ident #bounds {
+            fn sparse_index_keys(field: usize) -> &'static [&'static str] {
+                match field {
+                    #(#arms)*
+                    _ => &[],
+                }
+            }
+        }
+    }
 }
 
 /// `TaskSetPriorityStatus`: a group's role, whose doc names its setter.
@@ -133,29 +194,43 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
         keys,
         attributes,
         guards,
+        optional,
     } = recomposed_keys(entity, group);
     // The same argument types as the key constructors (`&str` or `String`
-    // for a `String`).
+    // for a `String`); an optional composite also takes `None`.
     let params = group.iter().chain(&guards).map(|&f| {
         let field = &entity.fields[f];
-        let (name, ty) = (field.ident, field.ty);
-        quote!(#name: impl #krate::KeyArg<#ty>)
+        let (name, ty) = (field.ident, field.key_ty);
+        if field.optional {
+            quote!(#name: impl #krate::key::OptionalKeyArg<#ty>)
+        } else {
+            quote!(#name: impl #krate::KeyArg<#ty>)
+        }
+    });
+    let unwraps = group.iter().chain(&guards).filter_map(|&f| {
+        let field = &entity.fields[f];
+        let (name, ty) = (field.ident, field.key_ty);
+        field
+            .optional
+            .then(|| quote!(let #name = #krate::key::OptionalKeyArg::<#ty>::into_key_arg(#name);))
     });
     let steps = quote!(#krate::__private::IndexChangeSteps);
-    let sets = group.iter().map(|&f| {
+    let step = |f: usize, plain: &str, optional: &str| {
         let field = &entity.fields[f];
-        let (name, attribute, ty) = (field.ident, &field.attribute, field.ty);
-        quote!(let __entity_change = #steps::field::<#ty>(__entity_change, #attribute, &#name);)
-    });
-    let guard_calls = guards.iter().map(|&f| {
-        let field = &entity.fields[f];
-        let (name, attribute, ty) = (field.ident, &field.attribute, field.ty);
-        quote!(let __entity_change = #steps::guard::<#ty>(__entity_change, #attribute, &#name);)
-    });
-    let doc = setter_doc(entity, group, &attributes, &guards);
+        let (name, attribute, ty) = (field.ident, &field.attribute, field.key_ty);
+        let step = Ident::new(
+            if field.optional { optional } else { plain },
+            Span::call_site(),
+        );
+        quote!(let __entity_change = #steps::#step::<#ty>(__entity_change, #attribute, &#name);)
+    };
+    let sets = group.iter().map(|&f| step(f, "field", "optional_field"));
+    let guard_calls = guards.iter().map(|&f| step(f, "guard", "optional_guard"));
+    let doc = setter_doc(entity, group, &attributes, &guards, &optional);
     quote! {
         #[doc = #doc]
         pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
+            #(#unwraps)*
             let __entity_change: #krate::expr::IndexChange<Self> = #krate::__private::IndexChangeSteps::start();
             #(#sets)*
             #keys
@@ -175,52 +250,133 @@ struct Recomposed<'e> {
     /// they also hold, in field order: the setter takes them and guards the
     /// update on them.
     guards: Vec<usize>,
+    /// The optional composites of the sparse indexes among them, for the
+    /// doc.
+    optional: Vec<usize>,
 }
 
+/// The keys of every index the group is a composite of: those holding a
+/// group field, or all of a sparse index's, since whether the item is in a
+/// sparse index depends on all of its composites (while one is `None`, the
+/// setter removes every key of the index).
 fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
     let krate = &entity.krate;
+    let steps = quote!(#krate::__private::IndexChangeSteps);
     let fixed = fixed_fields(entity);
     let mut out = Recomposed {
         keys: TokenStream::new(),
         attributes: Vec::new(),
         guards: Vec::new(),
+        optional: Vec::new(),
     };
     for index in &entity.indexes {
-        for (which, key) in index.keys() {
-            if index.kind == IndexKind::Local && which == "pk" {
-                continue;
-            }
-            if !key.composites.iter().any(|c| group.contains(&c.field))
-                || out.attributes.contains(&key.attribute.as_str())
-            {
-                continue;
-            }
-            out.attributes.push(&key.attribute);
-            for c in &key.composites {
-                if fixed.contains(&c.field) && !out.guards.contains(&c.field) {
-                    out.guards.push(c.field);
+        let optional = index.optional_fields(&entity.fields);
+        let holds_group =
+            |key: &crate::model::Key| key.composites.iter().any(|c| group.contains(&c.field));
+        if optional.is_empty() || !index.own_keys().any(|(_, key)| holds_group(key)) {
+            for (which, key) in index.own_keys() {
+                if holds_group(key) {
+                    let step = recompose(entity, index, which, key, &fixed, &mut out);
+                    out.keys.extend(step);
                 }
             }
-            let compose_of = key_names(index, which).compose_of;
-            let args = key.composites.iter().map(|c| {
-                let name = entity.fields[c.field].ident;
-                quote!(#krate::__private::ArgRef(&#name))
-            });
-            let attribute = &key.attribute;
-            out.keys.extend(quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));));
+            continue;
         }
+        let mut sets = TokenStream::new();
+        let mut removes = TokenStream::new();
+        for (which, key) in index.own_keys() {
+            let attribute = &key.attribute;
+            removes.extend(
+                quote!(let __entity_change = #steps::remove_key(__entity_change, #attribute);),
+            );
+            sets.extend(recompose(entity, index, which, key, &fixed, &mut out));
+        }
+        for &f in &optional {
+            if !out.optional.contains(&f) {
+                out.optional.push(f);
+            }
+        }
+        out.keys
+            .extend(present_locals(entity, &optional, sets, removes));
     }
     out.guards.sort_unstable();
     out
 }
 
-fn setter_doc(entity: &Entity, group: &[usize], attributes: &[&str], guards: &[usize]) -> String {
+/// `present` when every optional local in `fields` (the setter's
+/// arguments) is `Some`, each bound to `__entity_some_<field>`, else
+/// `absent`; both are steps on `__entity_change`.
+fn present_locals(
+    entity: &Entity,
+    fields: &[usize],
+    present: TokenStream,
+    absent: TokenStream,
+) -> TokenStream {
+    let names = fields.iter().map(|&f| entity.fields[f].ident);
+    let locals = fields.iter().map(|&f| format_ident!("__entity_some_{}", f));
+    quote! {
+        let __entity_change = match (#(&#names,)*) {
+            (#(::core::option::Option::Some(#locals),)*) => { #present __entity_change }
+            #[allow(unreachable_patterns)]
+            _ => { #absent __entity_change }
+        };
+    }
+}
+
+/// The step that recomposes one key from the setter's arguments (each key
+/// attribute once), noting the fixed fields it holds as guards.
+fn recompose<'e>(
+    entity: &'e Entity,
+    index: &'e crate::model::Index,
+    which: &str,
+    key: &'e crate::model::Key,
+    fixed: &[usize],
+    out: &mut Recomposed<'e>,
+) -> TokenStream {
+    let krate = &entity.krate;
+    if out.attributes.contains(&key.attribute.as_str()) {
+        return TokenStream::new();
+    }
+    out.attributes.push(&key.attribute);
+    for c in &key.composites {
+        if fixed.contains(&c.field) && !out.guards.contains(&c.field) {
+            out.guards.push(c.field);
+        }
+    }
+    let compose_of = key_names(index, which).compose_of;
+    let args = key.composites.iter().map(|c| {
+        let field = &entity.fields[c.field];
+        if field.optional {
+            let local = format_ident!("__entity_some_{}", c.field);
+            quote!(#krate::__private::ArgRef(#local))
+        } else {
+            let name = field.ident;
+            quote!(#krate::__private::ArgRef(&#name))
+        }
+    });
+    let attribute = &key.attribute;
+    quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));)
+}
+
+fn setter_doc(
+    entity: &Entity,
+    group: &[usize],
+    attributes: &[&str],
+    guards: &[usize],
+    optional: &[usize],
+) -> String {
     let recomposed: Vec<String> = attributes.iter().map(|a| format!("`{a}`")).collect();
     let mut doc = format!(
         "Sets {} together and recomposes the index keys {}.",
         backticked(entity, group),
         recomposed.join(", ")
     );
+    if !optional.is_empty() {
+        doc.push_str(&format!(
+            " `None` for {} removes that field and the keys of its sparse index (the item leaves the index); `Some` puts them back.",
+            backticked(entity, optional).replace(", ", " or ")
+        ));
+    }
     if !guards.is_empty() {
         doc.push_str(&format!(
             " Those keys also hold {}, which an update does not change: the update is conditioned on the item holding the values given.",

@@ -1,7 +1,7 @@
 //! `Entity::to_item`, `from_item` and `primary_key`: field-by-field attribute
 //! conversion with no intermediate representation.
 
-use crate::model::{Entity, IndexKind, Key};
+use crate::model::{Entity, Key};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -47,28 +47,47 @@ fn to_item(entity: &Entity) -> TokenStream {
 }
 
 /// Puts every key attribute, each once (an LSI's partition key is the
-/// table's); also says how many.
+/// table's); also says how many. A sparse index's keys are put only when
+/// every optional composite of the index is `Some`: otherwise the item is
+/// left out of the index, with none of its keys.
 fn put_keys(entity: &Entity) -> (TokenStream, usize) {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
     let mut written: Vec<&str> = Vec::new();
     let mut keys = TokenStream::new();
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
-        for (which, key) in index.keys() {
-            if written.contains(&key.attribute.as_str())
-                || (index.kind == IndexKind::Local && which == "pk")
-            {
+        let optional = index.optional_fields(&entity.fields);
+        let mut puts = TokenStream::new();
+        for (which, key) in index.own_keys() {
+            if written.contains(&key.attribute.as_str()) {
                 continue;
             }
             written.push(&key.attribute);
             let attribute = &key.attribute;
-            let compose = super::key_names(index, which).compose;
+            let names = super::key_names(index, which);
+            let value = if optional.is_empty() {
+                let compose = names.compose;
+                quote!(self.#compose())
+            } else {
+                super::keys::compose_from_self(entity, key, &names.compose_of)
+            };
             let put = if key.number.is_some() {
                 quote!(put_number_key)
             } else {
                 quote!(put_key)
             };
-            keys.extend(quote!(#private::#put(&mut __entity_item, #attribute, self.#compose());));
+            puts.extend(quote!(#private::#put(&mut __entity_item, #attribute, #value);));
+        }
+        if optional.is_empty() || puts.is_empty() {
+            keys.extend(puts);
+        } else {
+            keys.extend(super::keys::when_present(
+                entity,
+                &optional,
+                quote!({ #puts }),
+                quote!({}),
+            ));
+            keys.extend(quote!(;));
         }
     }
     (keys, written.len())

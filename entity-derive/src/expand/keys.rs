@@ -43,7 +43,7 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         .sum();
     let hints = key.composites.iter().map(|c| {
         let field = &entity.fields[c.field];
-        let (ident, ty) = (field.ident, field.ty);
+        let (ident, ty) = (field.ident, field.key_ty);
         quote!(+ #krate::KeyArg::<#ty>::arg_len_hint(&#ident))
     });
     let capacity = quote!(#literal_len #(#hints)*);
@@ -51,7 +51,7 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         Piece::Text(text) => quote!(__entity_key.push_str(#text);),
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
-            let (ident, ty) = (field.ident, field.ty);
+            let (ident, ty) = (field.ident, field.key_ty);
             if let Some(unit) = key.composites[c].bucket {
                 let bucket = unit.key_part(krate);
                 quote!(#krate::KeyArg::<#bucket>::encode_arg(
@@ -89,15 +89,44 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
     let entity_name = &entity.name;
     let compose_body = compose_block(entity, key);
     let parse_fn = parse_fn(entity, index, which, key, parse);
-    let doc_compose = format!("The `{attribute}` value of this `{entity_name}`: `{template}`.");
+    let optional = key_optional_fields(entity, key);
+    let (compose_ty, compose_value) = if optional.is_empty() {
+        (
+            quote!(::std::string::String),
+            quote!(Self::#compose_of(#(&self.#field_idents),*)),
+        )
+    } else {
+        let call = compose_from_self(entity, key, compose_of);
+        let some = quote!(::core::option::Option::Some(#call));
+        (
+            quote!(::core::option::Option<::std::string::String>),
+            when_present(
+                entity,
+                &optional,
+                some,
+                quote!(::core::option::Option::None),
+            ),
+        )
+    };
+    let mut doc_compose = format!("The `{attribute}` value of this `{entity_name}`: `{template}`.");
+    if !optional.is_empty() {
+        let names: Vec<String> = optional
+            .iter()
+            .map(|&f| format!("`{}`", crate::model::names::field_name(entity, f)))
+            .collect();
+        doc_compose.push_str(&format!(
+            " `None` while {} is `None`: the item is not in the index.",
+            names.join(" or ")
+        ));
+    }
     let doc_of = format!("Composes the `{attribute}` value `{template}` from its composites.");
     let doc_guard =
         format!("Whether `key` is a `{entity_name}` `{attribute}` value (`{template}`).");
     quote! {
         #[doc = #doc_compose]
         #[inline]
-        pub fn #compose(&self) -> ::std::string::String {
-            Self::#compose_of(#(&self.#field_idents),*)
+        pub fn #compose(&self) -> #compose_ty {
+            #compose_value
         }
 
         #[doc = #doc_of]
@@ -113,6 +142,59 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
     }
 }
 
+/// The optional composites of `key`, each once, in field order.
+fn key_optional_fields(entity: &Entity, key: &Key) -> Vec<usize> {
+    let mut out: Vec<usize> = key
+        .composites
+        .iter()
+        .map(|c| c.field)
+        .filter(|&f| entity.fields[f].optional)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The local that holds optional field `f`'s value inside [`when_present`].
+fn present_value(f: usize) -> Ident {
+    quote::format_ident!("__entity_some_{}", f)
+}
+
+/// `present` when every optional field in `fields` of `self` is `Some`
+/// (each value bound to its [`present_value`] local), else `absent`.
+pub fn when_present(
+    entity: &Entity,
+    fields: &[usize],
+    present: TokenStream,
+    absent: TokenStream,
+) -> TokenStream {
+    let idents = fields.iter().map(|&f| entity.fields[f].ident);
+    let locals = fields.iter().map(|&f| present_value(f));
+    quote! {
+        match (#(&self.#idents,)*) {
+            (#(::core::option::Option::Some(#locals),)*) => #present,
+            #[allow(unreachable_patterns)]
+            _ => #absent,
+        }
+    }
+}
+
+/// `Self::by_x_sk_of(..)` from `self`'s fields, inside [`when_present`]
+/// for the optional ones.
+pub fn compose_from_self(entity: &Entity, key: &Key, compose_of: &Ident) -> TokenStream {
+    let args = key.composites.iter().map(|c| {
+        let field = &entity.fields[c.field];
+        if field.optional {
+            let local = present_value(c.field);
+            quote!(#local)
+        } else {
+            let ident = field.ident;
+            quote!(&self.#ident)
+        }
+    });
+    quote!(Self::#compose_of(#(#args),*))
+}
+
 /// `parse_pk`: the composites back from a key, reading its template in
 /// order. A derived part (`{t:month}`) gives back its bucket text as a
 /// `String`: the bucket does not hold the instant.
@@ -123,7 +205,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
     let types = key.composites.iter().map(|c| match c.bucket {
         Some(_) => quote!(::std::string::String),
         None => {
-            let ty = entity.fields[c.field].ty;
+            let ty = entity.fields[c.field].key_ty;
             quote!(#ty)
         }
     });
@@ -139,7 +221,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
         Piece::Text(text) => quote!(__entity_reader.literal(#text)?;),
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
-            let (ident, ty) = (field.ident, field.ty);
+            let (ident, ty) = (field.ident, field.key_ty);
             // An ambiguous format has been refused; the fallback reads on.
             let stop = match key.stop_after(&entity.fields, c) {
                 Ok(Stop::Last(c)) => quote!(#krate::key::Stop::Last(#c)),
@@ -188,7 +270,7 @@ fn primary_key_fn(entity: &Entity) -> TokenStream {
                 if !seen.contains(&c.field) {
                     seen.push(c.field);
                     let field = &entity.fields[c.field];
-                    let (ident, ty) = (field.ident, field.ty);
+                    let (ident, ty) = (field.ident, field.key_ty);
                     params.push(quote!(#ident: impl #krate::KeyArg<#ty>));
                 }
             }
@@ -258,7 +340,7 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
 /// Re-spans the type so the error lands on the composite's name; chrono and
 /// time types get checks whose errors say what to change.
 fn composite_check(entity: &Entity, c: &crate::model::Composite) -> TokenStream {
-    key_part_check(entity, entity.fields[c.field].ty, c.token)
+    key_part_check(entity, entity.fields[c.field].key_ty, c.token)
 }
 
 /// Proves `ty` is a `KeyPart`, with the error at `span`.

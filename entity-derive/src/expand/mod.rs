@@ -93,7 +93,12 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
     let composites = composite_field_set(entity);
     let natives = native_field_set(entity);
     for (f, field) in entity.fields.iter().enumerate() {
-        let ty = field.ty;
+        // An optional composite's key text is its inner type's.
+        let ty = if composites.contains(&f) {
+            field.key_ty
+        } else {
+            field.ty
+        };
         let bound = if composites.contains(&f) {
             quote!(#krate::KeyPart)
         } else if natives.contains(&f) && !field.serde {
@@ -219,8 +224,8 @@ fn key_params(entity: &Entity, key: &Key) -> Vec<TokenStream> {
     key.composites
         .iter()
         .map(|c| {
-            let Field { ident, ty, .. } = &entity.fields[c.field];
-            quote!(#ident: impl #krate::KeyArg<#ty>)
+            let Field { ident, key_ty, .. } = &entity.fields[c.field];
+            quote!(#ident: impl #krate::KeyArg<#key_ty>)
         })
         .collect()
 }

@@ -28,7 +28,7 @@ pub fn checks(entity: &Entity) -> TokenStream {
                 continue;
             }
             for c in &key.composites {
-                let ty = entity.fields[c.field].ty;
+                let ty = entity.fields[c.field].key_ty;
                 checks.extend(quote_spanned! {c.token=>
                     const _: () = #krate::__private::assert_folds_case::<#ty>();
                 });

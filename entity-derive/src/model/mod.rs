@@ -57,6 +57,12 @@ pub struct Entity<'a> {
 pub struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a syn::Type,
+    /// The type of the field's key text: `T` for an `Option<T>` (a sparse
+    /// index composite: the item is in the index only while it is `Some`),
+    /// else `ty`.
+    pub key_ty: &'a syn::Type,
+    /// `ty` is an `Option<T>`.
+    pub optional: bool,
     pub attribute: String,
     /// The `rename = "..."` literal, or the field's name.
     pub attribute_span: Span,
@@ -66,14 +72,14 @@ pub struct Field<'a> {
     /// `created_at`, `updated_at`, `version`, `generate = "..."`, as
     /// written (the checks allow one).
     pub managed: Vec<(attr::ManagedRole, Span)>,
+    /// `ttl`, `deleted_at`, as written (the checks allow one).
+    pub lifecycle: Vec<(attr::LifecycleRole, Span)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexKind {
     Primary,
     Global,
-    /// `ttl`, `deleted_at`, as written (the checks allow one).
-    pub lifecycle: Vec<(attr::LifecycleRole, Span)>,
     Local,
 }
 
@@ -94,6 +100,9 @@ pub struct Index {
     /// `multi_attribute`: a GSI keyed on fields' own attributes. Then `pk`
     /// is a placeholder, `sk` is `None` and [`Index::keys`] yields nothing.
     pub multi_attribute: Option<multi_attribute::MultiAttribute>,
+    /// `policy = "..."` (default `preserve`), with the literal when written.
+    pub policy: attr::IndexPolicy,
+    pub policy_written: Option<Span>,
 }
 
 /// `collection = ...` on an index.
@@ -248,8 +257,11 @@ impl Entity<'_> {
         let fields = &self.fields;
         let indexes = std::iter::once(&mut self.primary).chain(&mut self.indexes);
         for index in indexes {
-            let keys = std::iter::once(&mut index.pk).chain(index.sk.as_mut());
-            for key in keys {
+            let kind = index.kind;
+            let keys =
+                std::iter::once(("pk", &mut index.pk)).chain(index.sk.as_mut().map(|k| ("sk", k)));
+            for (which, key) in keys {
+                let table_key = crate::check::is_table_key(kind, which);
                 // `unpadded` on a type that is not an integer has been
                 // refused; the fallback writes it as usual.
                 for c in &mut key.composites {
@@ -260,9 +272,12 @@ impl Entity<'_> {
                 }
                 let mut seen = Vec::new();
                 key.remove_composites(|c| {
+                    if !fields[c.field].lifecycle.is_empty() {
+                        return true; // refused by its role (`check::lifecycle`)
+                    }
                     let repeated = seen.contains(&c.field);
                     seen.push(c.field);
-                    repeated || crate::check::refuses_type(&fields[c.field])
+                    repeated || crate::check::refuses_composite(&fields[c.field], table_key)
                 });
             }
         }
@@ -271,9 +286,6 @@ impl Entity<'_> {
 
 impl Entity<'_> {
     /// Leaves out what the name checks found colliding.
-                    if !fields[c.field].lifecycle.is_empty() {
-                        return true; // refused by its role (`check::lifecycle`)
-                    }
     pub fn omit(&mut self, skipped: crate::check::Skipped) {
         let mut position = 0;
         self.indexes.retain(|_| {
@@ -344,6 +356,35 @@ impl Key {
 }
 
 impl Index {
+    /// The composed keys this index writes: an LSI's partition key is the
+    /// table's.
+    pub fn own_keys(&self) -> impl Iterator<Item = (&'static str, &Key)> {
+        let local = self.kind == IndexKind::Local;
+        self.keys()
+            .filter(move |(which, _)| !(local && *which == "pk"))
+    }
+
+    /// The fields composing this index's own keys, each once, in field
+    /// order.
+    pub fn composite_fields(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .own_keys()
+            .flat_map(|(_, key)| key.composites.iter().map(|c| c.field))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The optional (`Option<T>`) composites of this index's own keys, in
+    /// field order: while one is `None`, the item is not in the index and
+    /// none of its keys is written (a sparse index).
+    pub fn optional_fields(&self, fields: &[Field]) -> Vec<usize> {
+        let mut out = self.composite_fields();
+        out.retain(|&f| fields[f].optional);
+        out
+    }
+
     /// The composed keys: none for a multi-attribute index.
     pub fn keys(&self) -> impl Iterator<Item = (&'static str, &Key)> {
         let composed = self.multi_attribute.is_none();
@@ -401,6 +442,8 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         omit_stages: Vec::new(),
         unique,
         omit_unique: Vec::new(),
+        soft_delete: lifecycle::soft_delete(&raw.soft_delete),
+        history: lifecycle::history(&raw.history),
     })
 }
 
@@ -410,8 +453,6 @@ fn named_fields<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<&'a syn::F
     let named = match &input.data {
         syn::Data::Struct(syn::DataStruct {
             fields: syn::Fields::Named(named),
-        soft_delete: lifecycle::soft_delete(&raw.soft_delete),
-        history: lifecycle::history(&raw.history),
             ..
         }) => named,
         _ => {
@@ -445,14 +486,18 @@ fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field
         (None, Some(rule)) => rule.apply(&name),
         (None, None) => name,
     };
+    let optional = managed::option_inner(&f.ty);
     Field {
         ident,
         ty: &f.ty,
+        key_ty: optional.unwrap_or(&f.ty),
+        optional: optional.is_some(),
         attribute,
         attribute_span,
         serde: raw_field.serde.is_some(),
         wide_int: raw_field.wide_int.is_some(),
         managed: raw_field.managed,
+        lifecycle: raw_field.lifecycle,
     }
 }
 
@@ -465,7 +510,6 @@ fn entity_crate_path(raw: &attr::RawEntity) -> TokenStream {
     }
 }
 
-        lifecycle: raw_field.lifecycle,
 /// The table's keys, `#[pk]` and `#[sk]`.
 fn build_primary(
     cx: &Ctxt,
@@ -510,6 +554,8 @@ fn build_primary(
         // A malformed `collection = ...` has been reported already.
         layout_written: raw.clustered.filter(|_| !raw.entity_errors).map(|c| c.1),
         multi_attribute: None,
+        policy: attr::IndexPolicy::Preserve,
+        policy_written: None,
     }
 }
 
@@ -558,6 +604,8 @@ fn build_index(
         // A malformed `collection = ...` has been reported already.
         layout_written: raw.clustered.filter(|_| !raw.had_errors).map(|c| c.1),
         multi_attribute: None,
+        policy: raw.policy.map(|p| p.0).unwrap_or_default(),
+        policy_written: raw.policy.map(|p| p.1),
     })
 }
 
@@ -582,6 +630,8 @@ fn multi_attribute_index(
         collection: None,
         layout_written: None,
         multi_attribute: Some(multi),
+        policy: raw.policy.map(|p| p.0).unwrap_or_default(),
+        policy_written: raw.policy.map(|p| p.1),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The names the derive generates (methods, types), computed in one place
 //! so that code generation uses them and the collision check sees them all.
 
-use crate::model::{Entity, Index, IndexKind};
+use crate::model::{Entity, Index};
 use proc_macro2::Span;
 use quote::format_ident;
 use syn::Ident;
@@ -75,7 +75,9 @@ pub fn fixed_fields(entity: &Entity) -> Vec<usize> {
 }
 
 /// The connected groups of secondary index key composites (fixed fields
-/// excluded), each in field order.
+/// excluded), each in field order. The composites of one key change
+/// together; so do all of a sparse index's (one with an optional
+/// composite): whether the item is in it depends on every one of them.
 pub fn groups(entity: &Entity) -> Vec<Vec<usize>> {
     let table_key = fixed_fields(entity);
     let mut grouping = Grouping {
@@ -83,14 +85,15 @@ pub fn groups(entity: &Entity) -> Vec<Vec<usize>> {
         groups: Vec::new(),
     };
     for index in &entity.indexes {
-        for (which, key) in index.keys() {
-            if index.kind == IndexKind::Local && which == "pk" {
-                continue;
-            }
-            let members: Vec<usize> = key
-                .composites
-                .iter()
-                .map(|c| c.field)
+        let sparse = !index.optional_fields(&entity.fields).is_empty();
+        for (_, key) in index.own_keys() {
+            let members: Vec<usize> = if sparse {
+                index.composite_fields()
+            } else {
+                key.composites.iter().map(|c| c.field).collect()
+            };
+            let members: Vec<usize> = members
+                .into_iter()
                 .filter(|f| !table_key.contains(f))
                 .collect();
             grouping.join(&members);

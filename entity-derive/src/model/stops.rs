@@ -41,7 +41,7 @@ enum Alphabet {
 
 impl Alphabet {
     fn of(field: &Field) -> Alphabet {
-        match super::type_name(field.ty).as_deref() {
+        match super::type_name(field.key_ty).as_deref() {
             Some("u8" | "u16" | "u32" | "u64" | "u128" | "usize") => Alphabet::Unsigned,
             Some("i8" | "i16" | "i32" | "i64" | "i128" | "isize") => Alphabet::Signed,
             Some("bool") => Alphabet::Bool,

@@ -6,7 +6,7 @@ use entity_core::Entity;
 #[index(by_owner(gsi = "gsi1", pk(owner)))]
 struct Task {
     task_id: String,
-    owner: Option<String>,
+    owner: Option<Option<String>>,
 }
 
 fn main() {}
