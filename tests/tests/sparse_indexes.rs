@@ -276,3 +276,50 @@ fn items_round_trip_with_none() {
     assert!(!item.contains_key("gsi1pk") && !item.contains_key("gsi1sk"));
     assert_eq!(Player::from_item(item).unwrap(), player("p1", 4, None));
 }
+
+/// The generated sparse-index code compiles where prelude names are
+/// shadowed, and under `deny(warnings)`.
+#[deny(warnings, unused_qualifications)]
+#[allow(dead_code)]
+mod hygiene {
+    #![allow(non_camel_case_types)]
+    use entity_client::Entity;
+
+    struct Result;
+    struct Option;
+    struct Some;
+    struct None;
+    struct Ok;
+    struct Err;
+    struct String;
+    struct Vec;
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(id)]
+    #[sk()]
+    #[index(by_tag(gsi = "gsi1", policy = "sparse", pk(tag), sk(n)))]
+    #[index(by_n(lsi = "lsi1", sk(n)))]
+    pub struct Tagged {
+        pub id: std::string::String,
+        pub tag: core::option::Option<std::string::String>,
+        pub n: u32,
+    }
+}
+
+#[test]
+fn sparse_code_is_hygienic() {
+    use hygiene::Tagged;
+    let t = Tagged {
+        id: "a".into(),
+        tag: None,
+        n: 1,
+    };
+    assert!(!t.to_item().unwrap().contains_key("gsi1pk"));
+    assert_eq!(t.by_tag_pk(), None);
+    let f = Tagged::fields();
+    let update = Update::<Tagged>::new()
+        .set(f.tag, "x")
+        .apply(Tagged::set_tag_n(None, 2u32));
+    assert!(update.render(&mut Placeholders::default()).is_ok());
+}

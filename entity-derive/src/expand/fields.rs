@@ -151,7 +151,7 @@ fn sparse_keys_impl(entity: &Entity, groups: &[Vec<usize>]) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #krate::expr::SparseKeys for #ident #bounds {
-            fn sparse_index_keys(field: usize) -> &'static [&'static str] {
+            fn sparse_index_keys(field: ::core::primitive::usize) -> &'static [&'static str] {
                 match field {
                     #(#arms)*
                     _ => &[],
