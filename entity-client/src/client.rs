@@ -68,6 +68,7 @@ pub(crate) struct Inner {
     pub(crate) cursor_secret: Vec<u8>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) exactly_once: bool,
+    pub(crate) engine: crate::Engine,
 }
 
 /// Where the client reads the time it writes into `created_at` and
@@ -119,6 +120,7 @@ impl Client {
                 cursor_secret,
                 clock: Arc::new(SystemClock),
                 exactly_once: true,
+                engine: crate::Engine::default(),
             }),
         }
     }
@@ -159,6 +161,37 @@ impl Client {
     /// guarantees.
     pub fn with_exactly_once(self, on: bool) -> Self {
         self.map_inner(|inner| inner.exactly_once = on)
+    }
+
+    /// Declares the engine behind the endpoint: what it lacks is refused
+    /// before sending (`Error::Unsupported`) or degrades as documented on
+    /// [`Capabilities`](crate::Capabilities). DynamoDB unless set;
+    /// `EmbeddedDynamo::client` sets dynoxide.
+    pub fn with_engine(self, engine: crate::Engine) -> Self {
+        self.map_inner(|inner| inner.engine = engine)
+    }
+
+    /// The engine the client was told it talks to.
+    pub fn engine(&self) -> crate::Engine {
+        self.inner.engine
+    }
+
+    /// Refuses `feature` when the engine lacks it.
+    pub(crate) fn require(
+        &self,
+        supported: impl Fn(crate::Capabilities) -> bool,
+        feature: &'static str,
+        reason: &'static str,
+    ) -> Result<(), crate::Error> {
+        let engine = self.inner.engine;
+        if supported(engine.capabilities()) {
+            return Ok(());
+        }
+        Err(crate::Error::Unsupported {
+            engine,
+            feature,
+            reason,
+        })
     }
 
     /// The same client (SDK client, policies, cursor secret) on another

@@ -63,7 +63,7 @@ impl EmbeddedDynamo {
 
     /// A client for `table` on this server.
     pub fn client(&self, table: impl Into<String>) -> Client {
-        Client::new(self.sdk_client(), table)
+        Client::new(self.sdk_client(), table).with_engine(crate::Engine::Dynoxide)
     }
 }
 

@@ -78,6 +78,18 @@ pub enum Error {
         #[source]
         source: Box<SdkError>,
     },
+    /// The engine the client talks to lacks what the request needs
+    /// ([`Client::with_engine`](crate::Client::with_engine)); nothing was
+    /// sent.
+    #[error("{engine} does not support {feature}: {reason}")]
+    Unsupported {
+        /// The engine.
+        engine: crate::Engine,
+        /// What the request needed.
+        feature: &'static str,
+        /// Why it is needed.
+        reason: &'static str,
+    },
     /// The item does not exist (`patch`, `remove`).
     #[error("{entity} not found")]
     NotFound {

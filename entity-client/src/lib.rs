@@ -45,6 +45,7 @@ mod client;
 mod cursor;
 #[cfg(feature = "embedded")]
 mod embedded;
+mod engine;
 mod error;
 mod keys;
 pub mod limits;
@@ -53,6 +54,7 @@ mod ops;
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
+pub use engine::{Capabilities, Engine};
 pub use entity_core::*;
 pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};

@@ -113,9 +113,18 @@ fn route(client: &Client, write: &SingleWrite) -> Result<Route> {
         ReturnValue::AllOld | ReturnValue::UpdatedOld
     );
     let idempotent = write.idempotent && !returns_old;
+    let transactions = client.inner.engine.capabilities().transactions;
+    if !transactions && (!write.companions.is_empty() || write.token.is_some()) {
+        client.require(
+            |c| c.transactions,
+            "TransactWriteItems",
+            "unique constraints, history snapshots and idempotency tokens are written in a transaction",
+        )?;
+    }
     Ok(if !write.companions.is_empty() || write.token.is_some() {
         Route::Transaction
-    } else if idempotent || !client.inner.exactly_once {
+    } else if idempotent || !client.inner.exactly_once || !transactions {
+        // Without transactions, exactly-once degrades to single-item calls.
         Route::Plain
     } else if returns {
         Route::AtMostOnce

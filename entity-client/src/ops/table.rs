@@ -284,6 +284,13 @@ impl CreateTable {
 
     async fn send(self) -> Result<()> {
         let design = self.design?;
+        if !design.multi_attribute.is_empty() {
+            self.client.require(
+                |c| c.multi_attribute_keys,
+                "multi-attribute GSI keys",
+                "an index declared `multi_attribute` keys on several attributes",
+            )?;
+        }
         let table = self.client.checked_table()?;
         let projection = Projection::builder()
             .projection_type(ProjectionType::All)

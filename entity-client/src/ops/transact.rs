@@ -288,6 +288,11 @@ impl TransactWrite {
 
     async fn send(self) -> Result<()> {
         check_before_sending(self.error, self.items.len())?;
+        self.client.require(
+            |c| c.transactions,
+            "TransactWriteItems",
+            "a write transaction",
+        )?;
         if let Some(token) = &self.token {
             check_idempotency_token(token)?;
         }
@@ -438,6 +443,8 @@ impl TransactGet {
 
     async fn send(self) -> Result<TransactGetOutput> {
         check_before_sending(self.error, self.items.len())?;
+        self.client
+            .require(|c| c.transactions, "TransactGetItems", "a read transaction")?;
         let entities: Vec<&'static str> = self.items.iter().map(|(e, _)| *e).collect();
         let output = self
             .client
