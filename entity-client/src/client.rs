@@ -69,6 +69,8 @@ pub(crate) struct Inner {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) exactly_once: bool,
     pub(crate) engine: crate::Engine,
+    /// Request statistics, when [`Client::with_stats`] turned them on.
+    pub(crate) stats: Option<crate::stats::Stats>,
 }
 
 /// Where the client reads the time it writes into `created_at` and
@@ -121,6 +123,7 @@ impl Client {
                 clock: Arc::new(SystemClock),
                 exactly_once: true,
                 engine: crate::Engine::default(),
+                stats: None,
             }),
         }
     }
@@ -192,6 +195,11 @@ impl Client {
             feature,
             reason,
         })
+    }
+
+    /// The same client over another SDK client.
+    pub(crate) fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
+        self.clone().map_inner(|inner| inner.sdk = sdk)
     }
 
     /// The same client (SDK client, policies, cursor secret) on another

@@ -50,6 +50,7 @@ mod error;
 mod keys;
 pub mod limits;
 mod ops;
+pub mod stats;
 
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]
@@ -58,8 +59,9 @@ pub use engine::{Capabilities, Engine};
 pub use entity_core::*;
 pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
-pub use ops::batch::write::{BatchWrite, BatchWriteOutput, UnprocessedWrite};
+pub use ops::batch::write::{BatchWrite, BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 pub use ops::delete::{Delete, Restore};
+pub use ops::explain::{Explain, Explained, Request};
 pub use ops::get::{Get, GetProjected, Projection};
 pub use ops::history::History;
 pub use ops::migrate::{
@@ -78,3 +80,4 @@ pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,
 };
+pub use stats::{Stats, StatsConfig};

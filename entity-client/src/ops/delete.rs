@@ -436,3 +436,6 @@ impl<E: Entity + Send + 'static> IntoFuture for Restore<E> {
         Box::pin(self.send())
     }
 }
+
+super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] Delete<E, R>);
+super::explain::explain!(true, [E: Entity + Send + 'static] Restore<E>);

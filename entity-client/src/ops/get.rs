@@ -203,3 +203,5 @@ impl<E: Entity + Send + 'static> IntoFuture for GetProjected<E> {
         Box::pin(self.send())
     }
 }
+
+super::explain::explain!(false, [E: Entity + Send + 'static] Get<E>);

@@ -395,3 +395,5 @@ impl<E: Entity + Send + 'static> IntoFuture for History<E> {
         Box::pin(self.all())
     }
 }
+
+super::explain::explain!(false, [E: Entity + Send + 'static] History<E>);

@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod delete;
+pub mod explain;
 pub mod get;
 pub mod history;
 pub(crate) mod managed;

@@ -220,7 +220,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
 
     /// Every item (up to the query's limit).
     pub async fn all(self) -> Result<Vec<E>> {
-        futures::TryStreamExt::try_collect(self.items()).await
+        paging::all(self.prepare()).await
     }
 }
 
@@ -330,3 +330,5 @@ impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
         Box::pin(paging::page(self.prepare()))
     }
 }
+
+super::explain::explain!(false, [E: Readable + Send + 'static] QueryRequest<E>);

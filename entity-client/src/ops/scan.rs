@@ -1,5 +1,5 @@
 //! `scan`: every item of an entity in the table, optionally filtered. Read
-//! like a query (one page with a signed cursor, a stream of pages, a stream
+//! like a query (one page with an encrypted cursor, a stream of pages, a stream
 //! of items), or in parallel segments merged into one stream of items.
 
 use super::paging::{self, Page, Prepared, Source, State};
@@ -223,7 +223,10 @@ impl<E: Entity + Send + 'static> Scan<E> {
 
     /// Every item.
     pub async fn all(self) -> Result<Vec<E>> {
-        self.items().try_collect().await
+        match self.segments {
+            1 => paging::all(self.prepare(None)).await,
+            _ => self.items().try_collect().await,
+        }
     }
 }
 
@@ -256,3 +259,5 @@ impl<E: Entity + Send + 'static> IntoFuture for Scan<E> {
         Box::pin(paging::page(self.sequential()))
     }
 }
+
+super::explain::explain!(false, [E: Entity + Send + 'static] Scan<E>);

@@ -479,3 +479,6 @@ impl IntoFuture for TransactGet {
         Box::pin(self.send())
     }
 }
+
+super::explain::explain!(true, [] TransactWrite);
+super::explain::explain!(false, [] TransactGet);

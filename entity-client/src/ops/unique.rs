@@ -368,3 +368,5 @@ impl<E: Entity + Send + 'static> IntoFuture for GetUnique<E> {
         Box::pin(self.send())
     }
 }
+
+super::explain::explain!(false, [E: Entity + Send + 'static] GetUnique<E>);

@@ -409,3 +409,5 @@ pub(crate) fn render_completed<E: Entity>(
         expressions: Expressions::new(condition, placeholders),
     })
 }
+
+super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R>);

@@ -436,3 +436,5 @@ fn upsert_expression<E: Entity>(
     }
     Ok(expression)
 }
+
+super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] Put<E, R>);

@@ -191,3 +191,5 @@ impl<E: Entity + Send + 'static> IntoFuture for BatchGet<E> {
         Box::pin(self.send())
     }
 }
+
+crate::ops::explain::explain!(false, [E: Entity + Send + 'static] BatchGet<E>);
