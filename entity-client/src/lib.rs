@@ -51,6 +51,7 @@ mod keys;
 pub mod limits;
 mod ops;
 pub mod stats;
+mod trace;
 
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]

@@ -268,7 +268,19 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: if self.hard {
+                "purge"
+            } else if self.must_exist {
+                "remove"
+            } else {
+                "delete"
+            },
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 
@@ -433,7 +445,13 @@ impl<E: Entity + Send + 'static> IntoFuture for Restore<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "restore",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 

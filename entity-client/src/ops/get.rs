@@ -88,7 +88,13 @@ impl<E: Entity + Send + 'static> IntoFuture for Get<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "get",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 

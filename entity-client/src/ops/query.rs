@@ -327,7 +327,13 @@ impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(paging::page(self.prepare()))
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "query",
+            entity: E::TYPE_NAME,
+            table: self.client.table(),
+            index: self.query.index_name(),
+        });
+        crate::trace::traced(span, paging::page(self.prepare()))
     }
 }
 

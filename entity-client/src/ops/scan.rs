@@ -256,7 +256,13 @@ impl<E: Entity + Send + 'static> IntoFuture for Scan<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(paging::page(self.sequential()))
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "scan",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, paging::page(self.sequential()))
     }
 }
 

@@ -375,7 +375,13 @@ impl IntoFuture for TransactWrite {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "transact_write",
+            entity: "transaction",
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 
@@ -476,7 +482,13 @@ impl IntoFuture for TransactGet {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "transact_get",
+            entity: "transaction",
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 

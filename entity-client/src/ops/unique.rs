@@ -365,7 +365,13 @@ impl<E: Entity + Send + 'static> IntoFuture for GetUnique<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "get_unique",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 

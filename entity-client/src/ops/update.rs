@@ -336,7 +336,13 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for UpdateItem<E, R
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: if self.must_exist { "patch" } else { "update" },
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 

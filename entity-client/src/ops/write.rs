@@ -165,7 +165,17 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Put<E, R> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: match (self.mode, self.upsert) {
+                (Mode::Create, _) => "create",
+                (_, true) => "upsert",
+                _ => "put",
+            },
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 
