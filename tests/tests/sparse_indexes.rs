@@ -305,6 +305,18 @@ mod hygiene {
         pub tag: core::option::Option<std::string::String>,
         pub n: u32,
     }
+
+    /// An optional unique field in a sparse index: the group setter takes
+    /// it as an optional guard.
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", unique(email))]
+    #[pk(id)]
+    #[index(by_mail(gsi = "gsi1", pk(email), sk(rank)))]
+    pub struct Member {
+        pub id: std::string::String,
+        pub email: core::option::Option<std::string::String>,
+        pub rank: u32,
+    }
 }
 
 #[test]
@@ -322,4 +334,15 @@ fn sparse_code_is_hygienic() {
         .set(f.tag, "x")
         .apply(Tagged::set_tag_n(None, 2u32));
     assert!(update.render(&mut Placeholders::default()).is_ok());
+
+    // `None` for the guard: the update requires the item to have no email,
+    // and removes the index keys.
+    let update = Update::<hygiene::Member>::new().apply(hygiene::Member::set_rank(3u32, None));
+    let mut p = Placeholders::default();
+    assert_eq!(
+        update.render(&mut p).unwrap(),
+        "SET #n0 = :v0 REMOVE #n1, #n2"
+    );
+    let guard = update.guards().unwrap();
+    assert!(format!("{guard:?}").contains("email"), "{guard:?}");
 }

@@ -10,6 +10,14 @@
 //! named after its setter (`TaskSetPriorityStatus`), that updates refuse
 //! with an error naming it, and one setter, `Task::set_priority_status(..)`,
 //! that sets the fields and recomposes every index key they are part of.
+//!
+//! Sparse indexes: all composites of an index with an `Option` composite
+//! form one group, whose setter takes each optional one as
+//! `impl OptionalKeyArg<T>` and, given `None`, removes the field and every
+//! key of the index. A composite of indexes that are all
+//! `policy = "sparse"` has role `SparseComposite<Entity, FIELD>` instead of
+//! the marker: it can be set alone, and the update removes those indexes'
+//! keys (`SparseKeys` lists them).
 
 use crate::attr::IndexPolicy;
 use crate::model::names::{
