@@ -305,7 +305,7 @@ async fn an_idempotency_token_writes_once() {
         stored_entity(c, &Task::key("t1")).await.unwrap().estimate,
         Some(4.5)
     );
-    // The same token with other items is a service error, and writes nothing.
+    // The same token with other items is refused, and writes nothing.
     let err = c
         .transact_write()
         .update(Task::key("t1"), Update::new().add(f.estimate, 5.0), None)
@@ -315,7 +315,7 @@ async fn an_idempotency_token_writes_once() {
     assert!(
         matches!(
             err,
-            Error::Service {
+            Error::TokenReused {
                 operation: "TransactWriteItems",
                 ..
             }

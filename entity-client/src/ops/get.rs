@@ -1,6 +1,6 @@
 //! `get`: one item by its table key.
 
-use super::visibility::{Deleted, Shown, Visibility};
+use super::visibility::{Shown, Visibility};
 use super::BoxFuture;
 use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
@@ -45,22 +45,7 @@ impl<E: Entity + Send + 'static> Get<E> {
         self
     }
 
-    /// Returns the item even if its TTL has passed (DynamoDB deletes
-    /// expired items lazily, often days later; hidden by default).
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.shown.expired = include;
-        self
-    }
-
-    /// Returns the item even if it is soft-deleted (hidden by default).
-    pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include {
-            Deleted::Include
-        } else {
-            Deleted::Hide
-        };
-        self
-    }
+    crate::ops::visibility::shown_methods!();
 
     async fn send(self) -> Result<Option<E>> {
         let visibility = Visibility::of::<E>(&self.client, self.shown);

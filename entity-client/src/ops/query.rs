@@ -2,7 +2,7 @@
 //! items, one page with a cursor, `one` and `all`.
 
 use super::paging::{self, Page, Prepared, Source, State};
-use super::visibility::{Deleted, Shown, Visibility};
+use super::visibility::{Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
@@ -79,28 +79,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         self
     }
 
-    /// Also returns items whose TTL has passed but that DynamoDB has not
-    /// deleted yet (it deletes expired items lazily, often days later).
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.shown.expired = include;
-        self
-    }
-
-    /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
-    pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include {
-            Deleted::Include
-        } else {
-            Deleted::Hide
-        };
-        self
-    }
-
-    /// Returns only soft-deleted items: the listing of what can be restored.
-    pub fn only_deleted(mut self) -> Self {
-        self.shown.deleted = Deleted::Only;
-        self
-    }
+    crate::ops::visibility::shown_methods!(listing);
 
     /// A strongly consistent read (table and LSIs only).
     pub fn consistent_read(mut self, consistent: bool) -> Self {

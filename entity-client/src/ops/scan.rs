@@ -3,7 +3,7 @@
 //! of items), or in parallel segments merged into one stream of items.
 
 use super::paging::{self, Page, Prepared, Source, State};
-use super::visibility::{Deleted, Shown, Visibility};
+use super::visibility::{Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
@@ -102,28 +102,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
         self
     }
 
-    /// Also returns items whose TTL has passed but that DynamoDB has not
-    /// deleted yet (it deletes expired items lazily, often days later).
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.shown.expired = include;
-        self
-    }
-
-    /// Also returns soft-deleted items (`#[entity(soft_delete)]`).
-    pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include {
-            Deleted::Include
-        } else {
-            Deleted::Hide
-        };
-        self
-    }
-
-    /// Returns only soft-deleted items: the listing of what can be restored.
-    pub fn only_deleted(mut self) -> Self {
-        self.shown.deleted = Deleted::Only;
-        self
-    }
+    crate::ops::visibility::shown_methods!(listing);
 
     /// At most `limit` items in all.
     pub fn limit(mut self, limit: u32) -> Self {

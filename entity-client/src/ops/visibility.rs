@@ -104,3 +104,41 @@ fn attributes(
     }
     out
 }
+
+/// The builder methods that choose what a read shows, on a builder with a
+/// `shown: Shown` field: `include_expired` and `include_deleted`, and with
+/// `listing`, `only_deleted`.
+macro_rules! shown_methods {
+    () => {
+        /// Also returns items whose TTL has passed but that DynamoDB has
+        /// not deleted yet (it deletes expired items lazily, often days
+        /// later; hidden by default).
+        pub fn include_expired(mut self, include: bool) -> Self {
+            self.shown.expired = include;
+            self
+        }
+
+        /// Also returns soft-deleted items (`#[entity(soft_delete)]`;
+        /// hidden by default).
+        pub fn include_deleted(mut self, include: bool) -> Self {
+            self.shown.deleted = if include {
+                $crate::ops::visibility::Deleted::Include
+            } else {
+                $crate::ops::visibility::Deleted::Hide
+            };
+            self
+        }
+    };
+    (listing) => {
+        $crate::ops::visibility::shown_methods!();
+
+        /// Returns only soft-deleted items: the listing of what can be
+        /// restored.
+        pub fn only_deleted(mut self) -> Self {
+            self.shown.deleted = $crate::ops::visibility::Deleted::Only;
+            self
+        }
+    };
+}
+
+pub(crate) use shown_methods;

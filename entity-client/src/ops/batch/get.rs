@@ -4,7 +4,7 @@ use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
-use crate::ops::visibility::{Deleted, Shown, Visibility};
+use crate::ops::visibility::{Shown, Visibility};
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
@@ -66,22 +66,7 @@ impl<E: Entity + Send + 'static> BatchGet<E> {
         self
     }
 
-    /// Returns items whose TTL has passed but that DynamoDB has not deleted
-    /// yet (hidden by default).
-    pub fn include_expired(mut self, include: bool) -> Self {
-        self.shown.expired = include;
-        self
-    }
-
-    /// Returns soft-deleted items too (hidden by default).
-    pub fn include_deleted(mut self, include: bool) -> Self {
-        self.shown.deleted = if include {
-            Deleted::Include
-        } else {
-            Deleted::Hide
-        };
-        self
-    }
+    crate::ops::visibility::shown_methods!();
 
     async fn send(self) -> Result<BatchGetOutput<E>> {
         let table = self.client.checked_table()?.to_owned();
