@@ -46,6 +46,19 @@ struct Page {
     version: u64,
 }
 
+/// Snapshots that expire a day after they are written.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "life", history(expire_after = "1d"))]
+#[pk(note_id)]
+#[sk()]
+struct Note {
+    note_id: String,
+    #[entity(version)]
+    version: u64,
+    #[entity(ttl)]
+    expires_at: Option<EpochSeconds>,
+}
+
 const T0: u64 = 1_700_000_000;
 
 fn doc(id: &str, title: &str, slug: &str) -> Doc {
@@ -60,7 +73,7 @@ fn doc(id: &str, title: &str, slug: &str) -> Doc {
 }
 
 async fn setup() -> (TestTable, Client, TestClock) {
-    let t = table(&[Doc::MODEL, Page::MODEL]).await;
+    let t = table(&[Doc::MODEL, Page::MODEL, Note::MODEL]).await;
     let clock = TestClock::at(T0);
     let client = t.client.clone().with_clock(clock.clone());
     (t, client, clock)
@@ -315,4 +328,31 @@ async fn a_soft_delete_and_a_restore_are_versions_in_the_history() {
     let versions: Vec<u64> = history.iter().map(|d| d.version).collect();
     assert_eq!(versions, [3, 2, 1]);
     assert_eq!(history[0], restored);
+}
+
+#[tokio::test]
+async fn snapshots_expire_after_the_declared_time_and_the_live_item_does_not() {
+    let (t, client, _) = setup().await;
+    client
+        .create(&Note {
+            note_id: "n1".into(),
+            version: 0,
+            expires_at: None,
+        })
+        .await
+        .unwrap();
+
+    let items = scan_raw(&t.client).await;
+    let snapshot = items
+        .iter()
+        .find(|item| item["__entity"].as_s().unwrap() == "Note#history")
+        .expect("a snapshot");
+    assert_eq!(
+        snapshot["expires_at"].as_n().unwrap(),
+        &(T0 + 86_400).to_string()
+    );
+    let live = stored(&t.client, &Note::key("n1")).await.unwrap();
+    assert!(!live.contains_key("expires_at"));
+    let sk = snapshot["sk"].as_s().unwrap();
+    assert!(sk.ends_with("@0000000001"), "{sk}");
 }
