@@ -1,15 +1,19 @@
-//! `batch_write`: puts and deletes of any entities, in chunks of 25.
+//! `batch_write`: puts and deletes of any entities, in chunks of 25, from
+//! the builder's own requests or streamed from an iterator or a `Stream` of
+//! entities, converted as their chunk is built.
 
-use super::{chunks, until_processed, with_batch_retries};
-use crate::error::{from_sdk, Error, Result, ValidationError};
-use crate::keys::{KeyId, KeySet};
+use super::seen::SeenKeys;
+use super::stream_chunks;
+use super::write_chunk::{Chunks, Pending};
+use crate::error::{Error, Result, ValidationError};
+use crate::keys::KeyId;
 use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::managed::Mode;
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{Entity, IndexModel, Item, PrimaryKey, WithoutUnique, WithoutVersion};
-use futures::stream::{self, StreamExt};
+use futures::stream::{self, BoxStream, Stream, StreamExt};
 use std::future::IntoFuture;
 
 /// A write that a batch could not do.
@@ -26,7 +30,26 @@ pub struct UnprocessedWrite {
     pub request: Option<WriteRequest>,
 }
 
+/// A streamed entity the batch did not send: it could not be converted or
+/// stamped (`Error::Encode`), broke a limit, or named a key the batch had
+/// already named (`ValidationError::DuplicateKey`). The rest of the stream
+/// is still written.
+#[derive(Debug)]
+pub struct RefusedWrite {
+    /// Its position among the streamed entities, from 0 (every
+    /// `put_iter`/`put_stream` of the batch, in the order they were added).
+    pub position: usize,
+    /// The entity.
+    pub entity: &'static str,
+    /// Why it was refused.
+    pub error: Error,
+}
+
 /// What a batch write did, and what it could not.
+///
+/// Every put and delete is accounted for once: `written`, plus the length
+/// of `unprocessed`, plus the length of `refused`, is the number of
+/// requests the batch was given.
 #[derive(Debug)]
 pub struct BatchWriteOutput {
     /// Puts and deletes DynamoDB accepted.
@@ -37,20 +60,31 @@ pub struct BatchWriteOutput {
     /// Requests that failed after the SDK's retries. The other chunks'
     /// results are kept.
     pub errors: Vec<Error>,
+    /// Streamed entities that were never sent (see [`RefusedWrite`]).
+    pub refused: Vec<RefusedWrite>,
 }
 
 impl BatchWriteOutput {
     /// True when every put and delete was written.
     pub fn is_complete(&self) -> bool {
-        self.unprocessed.is_empty() && self.errors.is_empty()
+        self.unprocessed.is_empty() && self.errors.is_empty() && self.refused.is_empty()
     }
 
-    fn empty() -> Self {
+    pub(super) fn empty() -> Self {
         Self {
             written: 0,
             unprocessed: Vec::new(),
             errors: Vec::new(),
+            refused: Vec::new(),
         }
+    }
+
+    fn merge(mut self, other: Self) -> Self {
+        self.written = self.written.saturating_add(other.written);
+        self.unprocessed.extend(other.unprocessed);
+        self.errors.extend(other.errors);
+        self.refused.extend(other.refused);
+        self
     }
 }
 
@@ -64,17 +98,33 @@ impl BatchWriteOutput {
 /// assert!(out.unprocessed.is_empty());
 /// # Ok(()) }
 /// ```
+///
+/// `put`, `put_all` and `delete` build their requests at once, and an error
+/// in any of them (an entity that cannot be converted, a key named twice)
+/// is the batch's error, before anything is sent. `put_iter` and
+/// `put_stream` take owned entities and convert each one only when its
+/// chunk is built, with at most the policy's
+/// [`concurrency`](crate::BatchPolicy::concurrency) chunks in flight (and
+/// one being built): a write of any size holds a few chunks in memory, not
+/// every request. Their errors come per entity, in
+/// [`BatchWriteOutput::refused`], since what came before is already
+/// written.
 #[must_use = "a request does nothing until it is awaited"]
 pub struct BatchWrite {
     client: Client,
-    requests: Vec<WriteRequest>,
-    /// Every item named so far, with its entity: refuses a repeat (DynamoDB
-    /// would), and names the entity of a request that comes back.
-    keys: KeySet<&'static str>,
+    /// What `put`, `put_all` and `delete` built, sent first.
+    requests: Vec<Pending>,
+    /// What `put_iter` and `put_stream` will convert, in order, after them.
+    streams: Vec<BoxStream<'static, Streamed>>,
+    /// Every key named so far: a repeat is refused (DynamoDB would).
+    seen: SeenKeys,
     /// How the table is keyed (every entity of a table keys it alike).
     primary: Option<&'static IndexModel>,
     error: Option<Error>,
 }
+
+/// A streamed entity converted, or the entity's name and why not.
+type Streamed = std::result::Result<Pending, (&'static str, Error)>;
 
 impl Client {
     /// Starts a batch of puts and deletes, of any entities.
@@ -82,7 +132,8 @@ impl Client {
         BatchWrite {
             client: self.clone(),
             requests: Vec::new(),
-            keys: KeySet::default(),
+            streams: Vec::new(),
+            seen: SeenKeys::default(),
             primary: None,
             error: None,
         }
@@ -93,16 +144,35 @@ fn invalid(e: impl std::fmt::Display) -> Error {
     ValidationError::InvalidRequest(e.to_string()).into()
 }
 
+/// A whole item's put, with its managed fields stamped as `put` stamps them
+/// (`created_at` kept as the entity holds it, or now when unset).
+fn put_request<E: WithoutUnique + WithoutVersion>(client: &Client, entity: &E) -> Result<Pending> {
+    let stamped = crate::ops::managed::stamp(client, entity, Mode::Replace)?;
+    let item = stamped.item;
+    check_item(E::MODEL, &item)?;
+    let key = KeyId::of_item(&E::MODEL.primary, &item)
+        .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
+    let put = PutRequest::builder()
+        .set_item(Some(item))
+        .build()
+        .map_err(invalid)?;
+    Ok(Pending {
+        key,
+        entity: E::MODEL.name,
+        request: WriteRequest::builder().put_request(put).build(),
+    })
+}
+
 impl BatchWrite {
-    fn push<E: Entity>(mut self, request: Result<(KeyId, WriteRequest)>) -> Self {
-        let request = request.and_then(|(key, request)| {
-            self.keys.insert_unique("batch write", key, E::MODEL.name)?;
-            Ok(request)
+    fn push<E: Entity>(mut self, request: Result<Pending>) -> Self {
+        let request = request.and_then(|pending| {
+            self.seen.insert(&pending.key)?;
+            Ok(pending)
         });
         match request {
-            Ok(request) => {
+            Ok(pending) => {
                 self.primary.get_or_insert(&E::MODEL.primary);
-                self.requests.push(request);
+                self.requests.push(pending);
             }
             Err(e) => {
                 self.error.get_or_insert(e);
@@ -118,22 +188,13 @@ impl BatchWrite {
     /// optimistic-lock version or unique constraints are refused at compile
     /// time: write those one by one or in a transaction.
     pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
-        let stamped = crate::ops::managed::stamp(&self.client, entity, Mode::Replace);
-        let request = stamped.and_then(|stamped| {
-            let item = stamped.item;
-            check_item(E::MODEL, &item)?;
-            let key = KeyId::of_item(&E::MODEL.primary, &item)
-                .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
-            let put = PutRequest::builder()
-                .set_item(Some(item))
-                .build()
-                .map_err(invalid)?;
-            Ok((key, WriteRequest::builder().put_request(put).build()))
-        });
+        let request = put_request(&self.client, entity);
         self.push::<E>(request)
     }
 
-    /// Writes many whole items.
+    /// Writes many whole items, building every request now. For a large
+    /// write, [`put_iter`](Self::put_iter) and
+    /// [`put_stream`](Self::put_stream) keep memory bounded.
     pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
         self,
         entities: impl IntoIterator<Item = &'a E>,
@@ -141,6 +202,69 @@ impl BatchWrite {
         entities
             .into_iter()
             .fold(self, |batch, entity| batch.put(entity))
+    }
+
+    /// Writes the entities of an iterator, taken and converted as their
+    /// chunk is built (see [`put_stream`](Self::put_stream)).
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let docs = (0..100_000).map(|i| Doc { id: format!("doc-{i}") });
+    /// let out = client.batch_write().put_iter(docs).await?;
+    /// assert_eq!(out.written, 100_000);
+    /// # Ok(()) }
+    /// ```
+    pub fn put_iter<E, I>(self, entities: I) -> Self
+    where
+        E: WithoutUnique + WithoutVersion + Send + 'static,
+        I: IntoIterator<Item = E>,
+        I::IntoIter: Send + 'static,
+    {
+        self.put_stream(stream::iter(entities))
+    }
+
+    /// Writes the entities of a stream, polled only as chunks are sent:
+    /// each entity is converted and stamped (as [`put`](Self::put) does)
+    /// when its chunk is built, and at most the batch policy's
+    /// `concurrency` chunks are in flight. Nothing is polled until the
+    /// batch is awaited; the batch's own `put`s and `delete`s go first.
+    ///
+    /// An entity that cannot be written (it fails to convert, breaks a
+    /// limit, or repeats a key the batch has named: repeats are caught
+    /// across the whole batch through a hash of each key, see below) is
+    /// not sent: it comes back in [`BatchWriteOutput::refused`] with its
+    /// position, and the rest of the stream is written.
+    ///
+    /// Keys are remembered as 64-bit hashes (about 10 bytes an item): two
+    /// different keys that share one (odds of about n²/2⁶⁵ for n items) get
+    /// the later one refused as a repeat, reported, never dropped silently.
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// use futures::StreamExt;
+    /// let docs = futures::stream::iter(0..100_000).map(|i| Doc { id: format!("doc-{i}") });
+    /// let out = client.batch_write().put_stream(docs).await?;
+    /// for refused in &out.refused {
+    ///     eprintln!("item {} not written: {}", refused.position, refused.error);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn put_stream<E, S>(mut self, entities: S) -> Self
+    where
+        E: WithoutUnique + WithoutVersion + Send + 'static,
+        S: Stream<Item = E> + Send + 'static,
+    {
+        self.primary.get_or_insert(&E::MODEL.primary);
+        let client = self.client.clone();
+        let converted = entities.map(move |entity| {
+            put_request(&client, &entity).map_err(|error| (E::MODEL.name, error))
+        });
+        self.streams.push(converted.boxed());
+        self
     }
 
     /// Deletes the item with this key (entities with unique constraints are
@@ -151,10 +275,11 @@ impl BatchWrite {
                 .set_key(Some(key.to_item()))
                 .build()
                 .map_err(invalid)?;
-            Ok((
-                KeyId::of(&key),
-                WriteRequest::builder().delete_request(delete).build(),
-            ))
+            Ok(Pending {
+                key: KeyId::of(&key),
+                entity: E::MODEL.name,
+                request: WriteRequest::builder().delete_request(delete).build(),
+            })
         });
         self.push::<E>(request)
     }
@@ -163,7 +288,8 @@ impl BatchWrite {
         let BatchWrite {
             client,
             requests,
-            keys,
+            streams,
+            mut seen,
             primary,
             error,
         } = self;
@@ -174,112 +300,44 @@ impl BatchWrite {
         let Some(primary) = primary else {
             return Ok(BatchWriteOutput::empty());
         };
-        let chunk = Chunk {
+        let streamed =
+            stream::iter(streams)
+                .flatten()
+                .enumerate()
+                .map(move |(position, streamed)| {
+                    streamed
+                        .and_then(|pending| match seen.insert(&pending.key) {
+                            Ok(()) => Ok(pending),
+                            Err(repeat) => Err((pending.entity, repeat.into())),
+                        })
+                        .map_err(|(entity, error)| RefusedWrite {
+                            position,
+                            entity,
+                            error,
+                        })
+                });
+        let pending = stream::iter(requests).map(Ok).chain(streamed);
+        let chunks = Chunks {
             client: &client,
             table,
             primary,
-            keys: &keys,
         };
-        let outputs: Vec<BatchWriteOutput> = stream::iter(chunks(requests, BATCH_WRITE_CHUNK))
-            .map(|requests| chunk.write(requests))
+        let output = stream_chunks(pending, BATCH_WRITE_CHUNK)
+            .map(|chunk| async move {
+                match chunk {
+                    Ok(chunk) => chunks.write(chunk).await,
+                    Err(refused) => BatchWriteOutput {
+                        refused: vec![refused],
+                        ..BatchWriteOutput::empty()
+                    },
+                }
+            })
             .buffer_unordered(client.inner.batch.concurrency.max(1))
-            .collect()
+            .fold(BatchWriteOutput::empty(), |output, chunk| async move {
+                output.merge(chunk)
+            })
             .await;
-        let mut output = BatchWriteOutput::empty();
-        for chunk in outputs {
-            output.written = output.written.saturating_add(chunk.written);
-            output.unprocessed.extend(chunk.unprocessed);
-            output.errors.extend(chunk.errors);
-        }
         Ok(output)
-    }
-}
-
-/// What every chunk of one batch write shares.
-#[derive(Clone, Copy)]
-struct Chunk<'a> {
-    client: &'a Client,
-    table: &'a str,
-    primary: &'static IndexModel,
-    keys: &'a KeySet<&'static str>,
-}
-
-impl Chunk<'_> {
-    /// The entity that named the item of a request.
-    fn entity_of(&self, request: &WriteRequest) -> &'static str {
-        request_item(request)
-            .and_then(|item| KeyId::of_item(self.primary, item))
-            .and_then(|key| self.keys.get(&key).copied())
-            .unwrap_or("unknown")
-    }
-
-    fn unprocessed(&self, request: WriteRequest) -> UnprocessedWrite {
-        let entity = self.entity_of(&request);
-        let key = request_item(&request)
-            .and_then(|item| KeyId::of_item(self.primary, item))
-            .map(|key| key.into_item(self.primary))
-            .unwrap_or_default();
-        UnprocessedWrite {
-            entity,
-            key,
-            request: Some(request),
-        }
-    }
-
-    fn failed(&self, key: KeyId) -> UnprocessedWrite {
-        let entity = self.keys.get(&key).copied().unwrap_or("unknown");
-        UnprocessedWrite {
-            entity,
-            key: key.into_item(self.primary),
-            request: None,
-        }
-    }
-
-    async fn write(self, requests: Vec<WriteRequest>) -> BatchWriteOutput {
-        let total = requests.len();
-        let policy = self.client.inner.batch;
-        let outcome = until_processed(policy, requests, |requests, _| async move {
-            // The SDK consumes its input and the batch keeps no copy: what a
-            // request that fails as a whole reports is its keys, read first.
-            // (The SDK resends such a request itself, under the batch
-            // policy: `with_batch_retries`.)
-            let sent: Vec<KeyId> = requests
-                .iter()
-                .filter_map(|r| request_item(r).and_then(|i| KeyId::of_item(self.primary, i)))
-                .collect();
-            let entity = sent
-                .first()
-                .and_then(|key| self.keys.get(key).copied())
-                .unwrap_or("batch");
-            let request = self
-                .client
-                .inner
-                .sdk
-                .batch_write_item()
-                .request_items(self.table, requests);
-            let output = with_batch_retries(request.customize(), &policy)
-                .send()
-                .await
-                .map_err(|e| (from_sdk("BatchWriteItem", entity, e), sent))?;
-            let unprocessed = output
-                .unprocessed_items
-                .and_then(|mut u| u.remove(self.table))
-                .unwrap_or_default();
-            Ok((unprocessed, ()))
-        })
-        .await;
-        let mut output = BatchWriteOutput::empty();
-        for request in outcome.unprocessed {
-            output.unprocessed.push(self.unprocessed(request));
-        }
-        if let Some((error, keys)) = outcome.failed {
-            output.errors.push(error);
-            output
-                .unprocessed
-                .extend(keys.into_iter().map(|key| self.failed(key)));
-        }
-        output.written = total.saturating_sub(output.unprocessed.len());
-        output
     }
 }
 
@@ -292,11 +350,4 @@ impl IntoFuture for BatchWrite {
     }
 }
 
-/// The item a put writes, or the key a delete names.
-fn request_item(request: &WriteRequest) -> Option<&Item> {
-    match (&request.put_request, &request.delete_request) {
-        (Some(put), _) => Some(&put.item),
-        (None, Some(delete)) => Some(&delete.key),
-        (None, None) => None,
-    }
-}
+crate::ops::explain::explain!(true, [] BatchWrite);

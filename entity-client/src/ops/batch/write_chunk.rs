@@ -1,0 +1,143 @@
+//! One chunk of a batch write (up to 25 requests): sent, its unprocessed
+//! requests retried under the batch policy, and what is left reported by
+//! key with the entity that named it.
+//!
+//! Each chunk carries the keys of its own requests, so a write of any size
+//! keeps only the chunks in flight, never a map of every key.
+
+use super::until_processed;
+use super::with_batch_retries;
+use super::write::{BatchWriteOutput, UnprocessedWrite};
+use crate::error::from_sdk;
+use crate::keys::{KeyId, KeySet};
+use crate::Client;
+use aws_sdk_dynamodb::types::WriteRequest;
+use entity_core::{IndexModel, Item};
+
+/// A write ready to send.
+pub(super) struct Pending {
+    /// The table key it names.
+    pub key: KeyId,
+    /// The entity that named it.
+    pub entity: &'static str,
+    pub request: WriteRequest,
+}
+
+/// What every chunk of one batch write shares.
+#[derive(Clone, Copy)]
+pub(super) struct Chunks<'a> {
+    pub client: &'a Client,
+    pub table: &'a str,
+    pub primary: &'static IndexModel,
+}
+
+/// The entities that named a chunk's keys.
+struct Named<'a> {
+    primary: &'static IndexModel,
+    entities: &'a KeySet<&'static str>,
+}
+
+impl Named<'_> {
+    fn key_of(&self, request: &WriteRequest) -> Option<KeyId> {
+        request_item(request).and_then(|item| KeyId::of_item(self.primary, item))
+    }
+
+    fn entity(&self, key: Option<&KeyId>) -> &'static str {
+        key.and_then(|key| self.entities.get(key).copied())
+            .unwrap_or("unknown")
+    }
+
+    fn unprocessed(&self, request: WriteRequest) -> UnprocessedWrite {
+        let key = self.key_of(&request);
+        UnprocessedWrite {
+            entity: self.entity(key.as_ref()),
+            key: key
+                .map(|key| key.into_item(self.primary))
+                .unwrap_or_default(),
+            request: Some(request),
+        }
+    }
+
+    fn failed(&self, key: KeyId) -> UnprocessedWrite {
+        UnprocessedWrite {
+            entity: self.entity(Some(&key)),
+            key: key.into_item(self.primary),
+            request: None,
+        }
+    }
+}
+
+impl Chunks<'_> {
+    /// Sends one chunk until nothing is left unprocessed or the policy's
+    /// attempts run out.
+    pub(super) async fn write(self, chunk: Vec<Pending>) -> BatchWriteOutput {
+        let total = chunk.len();
+        let mut entities = KeySet::default();
+        let mut requests = Vec::with_capacity(total);
+        for Pending {
+            key,
+            entity,
+            request,
+        } in chunk
+        {
+            // The batch refused repeats before cutting chunks.
+            let _ = entities.insert(key, entity);
+            requests.push(request);
+        }
+        let named = Named {
+            primary: self.primary,
+            entities: &entities,
+        };
+        let policy = self.client.inner.batch;
+        let outcome = until_processed(policy, requests, |requests, _| {
+            // The SDK consumes its input and the batch keeps no copy: what a
+            // request that fails as a whole reports is its keys, read first.
+            // (The SDK resends such a request itself, under the batch
+            // policy: `with_batch_retries`.)
+            let sent: Vec<KeyId> = requests.iter().filter_map(|r| named.key_of(r)).collect();
+            let entity = match sent.first() {
+                Some(key) => named.entity(Some(key)),
+                None => "batch",
+            };
+            let request = self
+                .client
+                .inner
+                .sdk
+                .batch_write_item()
+                .request_items(self.table, requests);
+            async move {
+                let output = with_batch_retries(request.customize(), &policy)
+                    .send()
+                    .await
+                    .map_err(|e| (from_sdk("BatchWriteItem", entity, e), sent))?;
+                let unprocessed = output
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(self.table))
+                    .unwrap_or_default();
+                Ok((unprocessed, ()))
+            }
+        })
+        .await;
+        let mut output = BatchWriteOutput::empty();
+        for request in outcome.unprocessed {
+            output.unprocessed.push(named.unprocessed(request));
+        }
+        if let Some((error, keys)) = outcome.failed {
+            output.errors.push(error);
+            output
+                .unprocessed
+                .extend(keys.into_iter().map(|key| named.failed(key)));
+        }
+        output.written = total.saturating_sub(output.unprocessed.len());
+        output
+    }
+}
+
+/// The item a put writes, or the key a delete names.
+fn request_item(request: &WriteRequest) -> Option<&Item> {
+    match (&request.put_request, &request.delete_request) {
+        (Some(put), _) => Some(&put.item),
+        (None, Some(delete)) => Some(&delete.key),
+        (None, None) => None,
+    }
+}
