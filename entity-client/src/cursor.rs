@@ -1,27 +1,37 @@
-//! Opaque, signed query cursors.
+//! Opaque, encrypted query cursors.
 //!
 //! ElectroDB's cursor is the bare base64 of the LastEvaluatedKey: edit it and
-//! the next page starts wherever you like, in any partition. Ours is
-//! `base64url(key || HMAC-SHA256(secret, query fingerprint || key))`. A cursor
-//! that was altered, or that belongs to another query (another table, index,
-//! partition, sort condition, filter or entity), fails the signature check
-//! with [`Error::InvalidCursor`]; and the key inside is then checked against
-//! the query itself, so even a cursor signed with a leaked secret cannot read
-//! outside the query it is used with.
+//! the next page starts wherever you like, in any partition; read it and you
+//! see the table's key values (for a GSI cursor, the keys of an item the
+//! reader may not know). Ours is sealed with XChaCha20-Poly1305:
+//! `base64url(version || nonce || ciphertext || tag)`, the key derived from
+//! the client's cursor secret with HKDF-SHA256, a random 24-byte nonce per
+//! cursor (large enough to never repeat by chance), and the query fingerprint
+//! and version bound as associated data. A cursor reveals nothing but its
+//! length; one that was altered, or that belongs to another query (another
+//! table, index, partition, sort condition, filter or entity) or another
+//! secret, fails to open with [`Error::InvalidCursor`]; and the key inside is
+//! then checked against the query itself, so even a cursor sealed with a
+//! leaked secret cannot read outside the query it is used with.
 
 use crate::error::{Error, ValidationError};
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use entity_core::Item;
-use hmac::{Hmac, Mac};
+use hkdf::Hkdf;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
-type HmacSha256 = Hmac<Sha256>;
-
-const VERSION: u8 = 2;
-const MAC_LEN: usize = 32;
+/// 3: sealed (2 was signed, readable). Bound as associated data too.
+const VERSION: u8 = 3;
+const NONCE_LEN: usize = 24;
+const TAG_LEN: usize = 16;
+/// Domain separation: this key seals cursors and nothing else.
+const KEY_SALT: &[u8] = b"entity-client cursor key";
+const KEY_INFO: &[u8] = b"XChaCha20-Poly1305 cursor v3";
 
 fn invalid(reason: &'static str) -> Error {
     Error::InvalidCursor { reason }
@@ -173,23 +183,33 @@ impl Fingerprint {
     }
 }
 
-fn mac(secret: &[u8], fingerprint: &[u8; 32], payload: &[u8]) -> Result<HmacSha256, Error> {
-    // HMAC takes keys of any length; the error is unreachable, and typed.
-    let mut mac =
-        HmacSha256::new_from_slice(secret).map_err(|_| invalid("the cursor secret is unusable"))?;
-    mac.update(fingerprint);
-    mac.update(payload);
-    Ok(mac)
+/// The cipher keyed for cursors: HKDF-SHA256 of the secret, so a secret
+/// of any length (a passphrase too) gives a uniform 256-bit key.
+fn cipher(secret: &[u8]) -> Result<XChaCha20Poly1305, Error> {
+    let mut key = [0u8; 32];
+    // 32 bytes is far below HKDF-SHA256's limit: the error is unreachable,
+    // and typed.
+    Hkdf::<Sha256>::new(Some(KEY_SALT), secret)
+        .expand(KEY_INFO, &mut key)
+        .map_err(|_| invalid("the cursor secret is unusable"))?;
+    Ok(XChaCha20Poly1305::new(&key.into()))
 }
 
-/// Encodes a LastEvaluatedKey: string attributes, and numbers (a
-/// number-typed key), each entry tagged with its type.
-pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Result<String, Error> {
+/// What the tag covers besides the payload: the format and the query.
+fn associated_data(fingerprint: &[u8; 32]) -> [u8; 33] {
+    let mut aad = [VERSION; 33];
+    aad[1..].copy_from_slice(fingerprint);
+    aad
+}
+
+/// The key as plaintext: its attributes sorted by name, each tagged with its
+/// type (string or number) and length-prefixed.
+fn serialize(key: &Item) -> Result<Vec<u8>, Error> {
     let mut names: Vec<&String> = key.keys().collect();
     names.sort();
     let count =
         u8::try_from(names.len()).map_err(|_| invalid("the key has too many attributes"))?;
-    let mut payload = vec![VERSION, count];
+    let mut payload = vec![count];
     for name in names {
         let (kind, value) = match key.get(name) {
             Some(AttributeValue::S(value)) => (b'S', value),
@@ -205,9 +225,30 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
             payload.extend_from_slice(text.as_bytes());
         }
     }
-    let tag = mac(secret, fingerprint, &payload)?.finalize().into_bytes();
-    payload.extend_from_slice(&tag);
-    Ok(URL_SAFE_NO_PAD.encode(payload))
+    Ok(payload)
+}
+
+/// Seals a LastEvaluatedKey for the query with this fingerprint.
+pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Result<String, Error> {
+    let plaintext = serialize(key)?;
+    let mut nonce = [0u8; NONCE_LEN];
+    getrandom::fill(&mut nonce)
+        .map_err(|_| invalid("the operating system gave no randomness for its nonce"))?;
+    let aad = associated_data(fingerprint);
+    let sealed = cipher(secret)?
+        .encrypt(
+            XNonce::from_slice(&nonce),
+            Payload {
+                msg: &plaintext,
+                aad: &aad,
+            },
+        )
+        .map_err(|_| invalid("the key could not be sealed"))?;
+    let mut bytes = Vec::with_capacity(1 + NONCE_LEN + sealed.len());
+    bytes.push(VERSION);
+    bytes.extend_from_slice(&nonce);
+    bytes.extend_from_slice(&sealed);
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
 /// One length-prefixed text of a cursor payload.
@@ -225,24 +266,39 @@ fn take_text(rest: &mut &[u8]) -> Result<String, Error> {
     Ok(text)
 }
 
-/// Decodes and verifies a cursor made by [`encode`] for the same query.
+/// Opens a cursor made by [`encode`] for the same query and secret.
 pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Result<Item, Error> {
     let bytes = URL_SAFE_NO_PAD
         .decode(cursor.trim())
         .map_err(|_| invalid("not a cursor (bad encoding)"))?;
-    if bytes.len() < 2 + MAC_LEN {
-        return Err(invalid("not a cursor (too short)"));
-    }
-    let (payload, tag) = bytes.split_at(bytes.len() - MAC_LEN);
-    mac(secret, fingerprint, payload)?
-        .verify_slice(tag)
-        .map_err(|_| invalid("it was altered, or it belongs to another query"))?;
-    let [version, count, rest @ ..] = payload else {
+    let [version, rest @ ..] = bytes.as_slice() else {
         return Err(invalid("not a cursor (too short)"));
     };
     if *version != VERSION {
         return Err(invalid("unknown cursor version"));
     }
+    if rest.len() < NONCE_LEN + TAG_LEN + 1 {
+        return Err(invalid("not a cursor (too short)"));
+    }
+    let (nonce, sealed) = rest.split_at(NONCE_LEN);
+    let aad = associated_data(fingerprint);
+    let plaintext = cipher(secret)?
+        .decrypt(
+            XNonce::from_slice(nonce),
+            Payload {
+                msg: sealed,
+                aad: &aad,
+            },
+        )
+        .map_err(|_| invalid("it was altered, or it belongs to another query"))?;
+    deserialize(&plaintext)
+}
+
+/// The key inside an opened cursor.
+fn deserialize(plaintext: &[u8]) -> Result<Item, Error> {
+    let [count, rest @ ..] = plaintext else {
+        return Err(invalid("truncated"));
+    };
     let count = usize::from(*count);
     let mut rest = rest;
     let mut key = Item::with_capacity(count);
@@ -259,6 +315,9 @@ pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Res
             _ => return Err(invalid("unknown attribute type")),
         };
         key.insert(name, value);
+    }
+    if !rest.is_empty() {
+        return Err(invalid("trailing bytes"));
     }
     Ok(key)
 }
@@ -316,6 +375,46 @@ mod tests {
         assert!(decode(b"secret", &f, &URL_SAFE_NO_PAD.encode(bytes)).is_err());
         assert!(decode(b"secret", &f, "!!!").is_err());
         assert!(decode(b"secret", &f, "").is_err());
+    }
+
+    #[test]
+    fn every_byte_is_authenticated() {
+        let f = fingerprint(&["t", "q"]);
+        let cursor = encode(b"secret", &f, &key()).unwrap();
+        let bytes = URL_SAFE_NO_PAD.decode(&cursor).unwrap();
+        for at in 0..bytes.len() {
+            let mut altered = bytes.clone();
+            altered[at] ^= 0x80;
+            let altered = URL_SAFE_NO_PAD.encode(altered);
+            assert!(decode(b"secret", &f, &altered).is_err(), "byte {at}");
+        }
+        // Cut short or lengthened.
+        for bytes in [
+            &bytes[..bytes.len() - 1],
+            &[bytes.as_slice(), &[0]].concat(),
+        ] {
+            assert!(decode(b"secret", &f, &URL_SAFE_NO_PAD.encode(bytes)).is_err());
+        }
+    }
+
+    #[test]
+    fn reveals_no_key_value_and_never_repeats() {
+        let f = fingerprint(&["t", "q"]);
+        let key = Item::from([
+            ("pk".to_owned(), AttributeValue::S("TENANT#acme".into())),
+            ("sk".to_owned(), AttributeValue::S("USER#alice".into())),
+        ]);
+        let one = encode(b"secret", &f, &key).unwrap();
+        let two = encode(b"secret", &f, &key).unwrap();
+        assert_ne!(one, two, "a fresh nonce per cursor");
+        for cursor in [&one, &two] {
+            let bytes = URL_SAFE_NO_PAD.decode(cursor).unwrap();
+            for text in ["TENANT#acme", "USER#alice", "acme", "alice"] {
+                let found = bytes.windows(text.len()).any(|w| w == text.as_bytes());
+                assert!(!found, "{text} in {cursor}");
+            }
+            assert_eq!(decode(b"secret", &f, cursor).unwrap(), key);
+        }
     }
 
     #[test]

@@ -131,6 +131,26 @@ pub enum Error {
         /// What did not match.
         reason: &'static str,
     },
+    /// A request of a query or scan failed (after the SDK's retries) once
+    /// the read had a position: `cursor` resumes it exactly after the last
+    /// item the caller received, with nothing read twice and nothing
+    /// skipped. Pass it to `.cursor(..)` of the same query or scan.
+    ///
+    /// Streams (`items`, `pages`) resume after the last item or page they
+    /// yielded; reads that hand back nothing until done (`all`, one page by
+    /// `.await`, `one`) resume where they began, at the cursor they were
+    /// given. A read that failed at its very beginning (no cursor given,
+    /// nothing delivered) returns its error as it is: sending it again is
+    /// the resume. So does a parallel scan, which has no single position.
+    /// The query's limit is not in the cursor: it counts again from there.
+    #[error("a page failed ({source}); the error's cursor resumes after the last item delivered")]
+    PageFailed {
+        /// Resumes the read after the last item delivered.
+        cursor: String,
+        /// Why the page failed: `Throttled`, `Service`, ...
+        #[source]
+        source: Box<Error>,
+    },
     /// Any other failure of the service or the connection.
     #[error("{operation} failed: {source}")]
     Service {
@@ -294,6 +314,40 @@ impl Error {
         match self {
             Error::ConditionFailed { old, .. } => old.as_deref(),
             Error::VersionConflict { current, .. } => current.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The cursor that resumes a read after the last item it delivered,
+    /// when one of its pages failed ([`Error::PageFailed`]).
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity};
+    /// # use futures::TryStreamExt;
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let mut cursor = String::new();
+    /// let mut docs = Vec::new();
+    /// loop {
+    ///     let mut items = std::pin::pin!(client.scan::<Doc>().cursor(&cursor).items());
+    ///     let error = loop {
+    ///         match items.try_next().await {
+    ///             Ok(Some(doc)) => docs.push(doc),
+    ///             Ok(None) => return Ok(()),
+    ///             Err(error) => break error,
+    ///         }
+    ///     };
+    ///     // Resume after the last doc read; nothing twice, nothing skipped.
+    ///     match error.resume_cursor().map(str::to_owned) {
+    ///         Some(next) => cursor = next,
+    ///         None => return Err(error), // nothing read yet, or not resumable
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn resume_cursor(&self) -> Option<&str> {
+        match self {
+            Error::PageFailed { cursor, .. } => Some(cursor),
             _ => None,
         }
     }

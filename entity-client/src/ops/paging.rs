@@ -1,15 +1,17 @@
 //! What queries and scans share: one request per page, a stop after the
-//! caller's limit, signed cursors, and the shapes they are read in (one
-//! page, a stream of pages, a stream of items).
+//! caller's limit, encrypted cursors, the shapes they are read in (one
+//! page, a stream of pages, a stream of items), and the cursor a failed read
+//! resumes at.
 
 use crate::cursor;
-use crate::error::{from_sdk, Result};
+use crate::error::{from_sdk, Error, Result};
 use crate::limits::{wire_count, MAX_LIMIT};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Item, Readable};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 
 /// A page of results and the cursor that resumes after it.
@@ -18,7 +20,7 @@ pub struct Page<E> {
     /// The items, in sort key order for a query.
     pub items: Vec<E>,
     /// Resumes the query or scan after this page (`None` when there is no
-    /// more). Opaque and signed: safe to hand to a web client.
+    /// more). Opaque and encrypted: safe to hand to a web client.
     pub cursor: Option<String>,
 }
 
@@ -164,7 +166,11 @@ pub(crate) async fn send(
 async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
     let limit = state.request_limit()?;
     let p = &state.prepared;
-    let (raw, last) = send(p, state.start.take(), limit).await?;
+    let start = state.start.take();
+    let resume_at = start.clone();
+    let (raw, last) = send(p, start, limit)
+        .await
+        .map_err(|error| failed(p, resume_at.as_ref(), error))?;
     let items = decode::<E>(raw, p.strict, &p.visibility)?;
     if let Some(remaining) = &mut state.remaining {
         let read = u32::try_from(items.len()).unwrap_or(u32::MAX);
@@ -182,6 +188,44 @@ async fn fetch<E: Readable>(mut state: State) -> Result<(Page<E>, State)> {
     state.done |= last.is_none();
     state.start = last;
     Ok((Page { items, cursor }, state))
+}
+
+/// The error of a request sent from `start`: every item before `start` was
+/// delivered (as pages, or as items before the next page was asked for) and
+/// none after it, so a cursor of `start` resumes exactly there
+/// ([`Error::PageFailed`]). A read at its very beginning is resumed by
+/// sending it again, and a segment of a parallel scan has no position in the
+/// whole scan: their errors come back as they are.
+fn failed(p: &Prepared, start: Option<&Item>, error: Error) -> Error {
+    let Some(start) = start else {
+        return error;
+    };
+    if matches!(p.source, Source::Scan { segment: Some(_) }) {
+        return error;
+    }
+    match cursor::encode(&p.client.inner.cursor_secret, &p.fingerprint, start) {
+        Ok(cursor) => Error::PageFailed {
+            cursor,
+            source: Box::new(error),
+        },
+        Err(_) => error,
+    }
+}
+
+/// Runs a read that hands the caller nothing until it is done (one page,
+/// `all`, `one`): when one of its requests fails, the caller has received
+/// none of its items, so the failure resumes where the read began.
+async fn delivered_whole<T, F>(state: Result<State>, read: impl FnOnce(State) -> F) -> Result<T>
+where
+    F: Future<Output = Result<T>>,
+{
+    let state = state?;
+    let prepared = Arc::clone(&state.prepared);
+    let origin = state.start.clone();
+    read(state).await.map_err(|error| match error {
+        Error::PageFailed { source, .. } => failed(&prepared, origin.as_ref(), *source),
+        other => other,
+    })
 }
 
 /// The items of `E` among `raw`: another entity's item (or another
@@ -235,15 +279,26 @@ pub(crate) fn items<E: Readable + Send + 'static>(
 
 /// The first item, if any.
 pub(crate) async fn first<E: Readable + Send + 'static>(state: Result<State>) -> Result<Option<E>> {
-    let items = items::<E>(state);
-    futures::pin_mut!(items);
-    items.next().await.transpose()
+    delivered_whole(state, |state| async {
+        let items = items::<E>(Ok(state));
+        futures::pin_mut!(items);
+        items.next().await.transpose()
+    })
+    .await
+}
+
+/// Every item, up to the limit.
+pub(crate) async fn all<E: Readable + Send + 'static>(state: Result<State>) -> Result<Vec<E>> {
+    delivered_whole(state, |state| items::<E>(Ok(state)).try_collect()).await
 }
 
 /// One page: up to the limit (or page size) items, and a cursor when more
 /// may follow.
 pub(crate) async fn page<E: Readable>(state: Result<State>) -> Result<Page<E>> {
-    let mut state = state?;
+    delivered_whole(state, page_from).await
+}
+
+async fn page_from<E: Readable>(mut state: State) -> Result<Page<E>> {
     let target = state.remaining.or(state.prepared.page_size);
     state.remaining = target;
     let mut items = Vec::new();
@@ -267,8 +322,8 @@ pub(crate) async fn page<E: Readable>(state: Result<State>) -> Result<Page<E>> {
     }
 }
 
-/// The start key inside `cursor`, once its signature matches this request
-/// and `check` accepts it.
+/// The start key inside `cursor`, once it opens for this request and
+/// `check` accepts it.
 pub(crate) fn resume(
     client: &Client,
     fingerprint: &[u8; 32],
