@@ -1,0 +1,154 @@
+//! Request statistics and the anti-pattern report: which partitions are
+//! hot, which keys are throttled, where scans, filters and unbounded
+//! queries waste capacity, which items near the 400 KB limit.
+//!
+//! [`Client::with_stats`] installs an SDK interceptor ([`interceptor`]) on
+//! a copy of the client's SDK client; every request then passes its facts
+//! (read from the typed input and output, [`extract`]) to a recorder that
+//! keeps a sliding window of bounded size ([`window`]). [`Stats::report`]
+//! runs the detectors ([`detect`]) over the window and returns typed
+//! findings with recommendations ([`report`]).
+//!
+//! ```
+//! # #[cfg(not(feature = "embedded"))] fn main() {}
+//! # #[cfg(feature = "embedded")]
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use entity_client::{Entity, StatsConfig};
+//!
+//! #[derive(Entity, Debug, Clone, PartialEq)]
+//! #[entity(schema = "app")]
+//! #[pk(user)]
+//! #[sk(id)]
+//! struct Note { user: String, id: u32, text: String }
+//!
+//! let server = entity_client::EmbeddedDynamo::start().await?;
+//! let client = server.client("app").with_stats(StatsConfig::default());
+//! client.create_table(&[Note::MODEL]).await?;
+//! client.create(&Note { user: "u1".into(), id: 1, text: "hi".into() }).await?;
+//! client.query(Note::primary("u1")).await?;
+//!
+//! let report = client.stats().expect("stats are on").report();
+//! assert_eq!(report.operations.len(), 2); // PutItem and Query on `app`
+//! println!("{report}");
+//! # Ok(()) }
+//! ```
+
+mod config;
+mod detect;
+mod extract;
+mod interceptor;
+mod record;
+mod report;
+mod window;
+
+pub use config::{KeyMode, StatsConfig, Thresholds};
+pub use record::{KeyLabel, Operation};
+pub use report::{Finding, KeyStats, OperationStats, Report};
+
+use crate::client::{Client, Inner};
+use extract::Labeler;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+use window::Window;
+
+/// The statistics of a client and its clones ([`Client::stats`]).
+#[derive(Debug, Clone)]
+pub struct Stats {
+    recorder: Arc<Recorder>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Recorder {
+    config: StatsConfig,
+    labeler: Labeler,
+    window: Mutex<Window>,
+}
+
+impl Recorder {
+    /// The window; a panic elsewhere while it was held leaves counters at
+    /// worst half-updated, never unsafe, so a poisoned lock is used anyway.
+    fn window(&self) -> MutexGuard<'_, Window> {
+        self.window.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Stats {
+    fn new(config: StatsConfig) -> Self {
+        let window = Window::new(
+            Instant::now(),
+            config.bucket_width(),
+            config.buckets,
+            config.max_keys,
+            &config.thresholds,
+        );
+        let labeler = Labeler {
+            mode: config.key_mode,
+            hash_key: Default::default(),
+            partition_attribute: config.partition_key_attribute.clone(),
+        };
+        Self {
+            recorder: Arc::new(Recorder {
+                config,
+                labeler,
+                window: Mutex::new(window),
+            }),
+        }
+    }
+
+    /// What the window holds, and what the detectors make of it.
+    pub fn report(&self) -> Report {
+        let totals = self.recorder.window().totals(Instant::now());
+        Report::new(&totals, &self.recorder.config)
+    }
+
+    /// Partition keys held now (at most `buckets * max_keys`).
+    pub fn tracked_keys(&self) -> usize {
+        self.recorder.window().tracked_keys()
+    }
+
+    /// Forgets everything recorded so far.
+    pub fn reset(&self) {
+        self.recorder.window().clear();
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &StatsConfig {
+        &self.recorder.config
+    }
+}
+
+impl Client {
+    /// The same client, recording request statistics of every operation
+    /// it and its clones send (see [`Stats`]).
+    ///
+    /// The statistics come from an interceptor on a copy of the SDK client,
+    /// which also asks every request for `ReturnConsumedCapacity: TOTAL`
+    /// (unless it asked for `INDEXES`). Enable it once: calling it again
+    /// starts a fresh recorder, but the first one's interceptor stays on
+    /// the SDK client.
+    pub fn with_stats(self, config: StatsConfig) -> Self {
+        let stats = Stats::new(config);
+        let interceptor = interceptor::StatsInterceptor {
+            recorder: Arc::clone(&stats.recorder),
+        };
+        let sdk_config = self
+            .inner
+            .sdk
+            .config()
+            .to_builder()
+            .interceptor(interceptor)
+            .build();
+        let mut inner = Inner::clone(&self.inner);
+        inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
+        inner.stats = Some(stats);
+        Self {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// The request statistics, if [`Client::with_stats`] turned them on.
+    pub fn stats(&self) -> Option<&Stats> {
+        self.inner.stats.as_ref()
+    }
+}
