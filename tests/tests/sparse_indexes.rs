@@ -280,9 +280,8 @@ fn items_round_trip_with_none() {
 /// The generated sparse-index code compiles where prelude names are
 /// shadowed, and under `deny(warnings)`.
 #[deny(warnings, unused_qualifications)]
-#[allow(dead_code)]
+#[allow(dead_code, non_camel_case_types)]
 mod hygiene {
-    #![allow(non_camel_case_types)]
     use entity_client::Entity;
 
     struct Result;
