@@ -29,7 +29,12 @@ fn order(status: &str, order_id: u32) -> Order {
     Order {
         status: status.into(),
         order_id,
-        region: if order_id.is_multiple_of(50) { "eu" } else { "us" }.into(),
+        region: if order_id.is_multiple_of(50) {
+            "eu"
+        } else {
+            "us"
+        }
+        .into(),
         notes: String::new(),
     }
 }

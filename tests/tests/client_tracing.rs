@@ -47,11 +47,16 @@ async fn operations_run_in_spans_with_their_outcome() {
     let log = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
     let table = t.client.table();
     assert!(
-        log.contains(&format!("operation=\"create\" entity=\"Order\" table=\"{table}\"")),
+        log.contains(&format!(
+            "operation=\"create\" entity=\"Order\" table=\"{table}\""
+        )),
         "{log}"
     );
     assert!(log.contains("outcome=\"ok\""), "{log}");
     assert!(log.contains("outcome=\"error\""), "{log}");
     assert!(log.contains("operation=\"query\""), "{log}");
-    assert!(log.contains("time.busy"), "closed spans carry their latency: {log}");
+    assert!(
+        log.contains("time.busy"),
+        "closed spans carry their latency: {log}"
+    );
 }

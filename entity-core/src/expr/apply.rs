@@ -4,8 +4,8 @@
 
 use super::update::{SetAction, Update};
 use crate::attr::AttributeError;
-use aws_sdk_dynamodb::types::AttributeValue;
 use crate::Item;
+use aws_sdk_dynamodb::types::AttributeValue;
 
 impl<E> Update<E> {
     /// Applies the update to `item` as DynamoDB would. Arithmetic is exact
@@ -119,17 +119,23 @@ fn merge_set(
     let wrong = || AttributeError::Invalid("not a set of the members' type".into());
     Ok(match members {
         AttributeValue::Ss(m) => AttributeValue::Ss(merge(
-            current.map(|c| c.as_ss().map_err(|_| wrong())).transpose()?,
+            current
+                .map(|c| c.as_ss().map_err(|_| wrong()))
+                .transpose()?,
             m,
             add,
         )),
         AttributeValue::Ns(m) => AttributeValue::Ns(merge(
-            current.map(|c| c.as_ns().map_err(|_| wrong())).transpose()?,
+            current
+                .map(|c| c.as_ns().map_err(|_| wrong()))
+                .transpose()?,
             m,
             add,
         )),
         AttributeValue::Bs(m) => AttributeValue::Bs(merge(
-            current.map(|c| c.as_bs().map_err(|_| wrong())).transpose()?,
+            current
+                .map(|c| c.as_bs().map_err(|_| wrong()))
+                .transpose()?,
             m,
             add,
         )),
