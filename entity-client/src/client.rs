@@ -110,7 +110,7 @@ impl Client {
     /// `aws-config`, or any endpoint).
     pub fn new(sdk: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
         let table = table.into();
-        // Cursors are signed with a random secret of this client (and its
+        // Cursors are sealed with a random secret of this client (and its
         // clones) unless the user sets one; either way a cursor never reads
         // outside its query, as its key is checked against the query.
         let cursor_secret = random_secret();
@@ -135,9 +135,10 @@ impl Client {
         Self::new(local_sdk_client(endpoint_url), table)
     }
 
-    /// Signs cursors with your secret. Without one, each client signs with a
-    /// random secret of its own: cursors are unforgeable but only valid for
-    /// that client and its clones. Set the same secret on every instance of a
+    /// Seals cursors with a key derived from your secret (XChaCha20-Poly1305:
+    /// a cursor reveals nothing and cannot be forged). Without one, each
+    /// client uses a random secret of its own: cursors are then only valid
+    /// for that client and its clones. Set the same secret on every instance of a
     /// service so cursors survive restarts and work on any replica.
     pub fn with_cursor_secret(self, secret: impl Into<Vec<u8>>) -> Self {
         self.map_inner(|inner| inner.cursor_secret = secret.into())

@@ -24,7 +24,7 @@ pub(crate) type Span = tracing::Span;
 
 /// No spans without the `tracing` feature.
 #[cfg(not(feature = "tracing"))]
-pub(crate) type Span = ();
+pub(crate) struct Span;
 
 /// The span of `op`, made before the operation's future borrows nothing.
 #[cfg(feature = "tracing")]
@@ -44,6 +44,7 @@ pub(crate) fn span(op: Op<'_>) -> Span {
 #[cfg(not(feature = "tracing"))]
 pub(crate) fn span(op: Op<'_>) -> Span {
     let _ = op;
+    Span
 }
 
 /// The future of an operation, inside its span, which records its outcome.
@@ -75,6 +76,6 @@ pub(crate) fn traced<T: Send + 'static>(
     span: Span,
     future: impl Future<Output = Result<T>> + Send + 'static,
 ) -> BoxFuture<'static, Result<T>> {
-    let () = span;
+    let Span = span;
     Box::pin(future)
 }
