@@ -52,3 +52,28 @@ pub async fn table(models: &[&EntityModel]) -> TestTable {
     client.create_table(models).await.expect("create table");
     TestTable { client, server }
 }
+
+/// Attempts the fast SDK client makes per request (the SDK's default is 3).
+pub const FAST_SDK_ATTEMPTS: u32 = 5;
+
+/// The SDK client `Client::local` builds, with millisecond backoffs and a
+/// retry quota of its own (the SDK shares one per process by default, and
+/// every failed retry spends from it): for tests through the fault proxy.
+pub fn fast_sdk(endpoint: &str, quota_name: &str) -> aws_sdk_dynamodb::Client {
+    use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
+    use std::time::Duration;
+    let retry = RetryConfig::standard()
+        .with_max_attempts(FAST_SDK_ATTEMPTS)
+        .with_initial_backoff(Duration::from_millis(1))
+        .with_max_backoff(Duration::from_millis(20));
+    let partition = RetryPartition::custom(quota_name.to_owned())
+        .token_bucket(TokenBucket::new(500))
+        .build();
+    let config = entity_client::local_sdk_client(endpoint)
+        .config()
+        .to_builder()
+        .retry_config(retry)
+        .retry_partition(partition)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}

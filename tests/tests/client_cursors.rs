@@ -8,20 +8,18 @@
 
 mod common;
 
-use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use common::task;
-use entity_client::{local_sdk_client, Client, Entity, Error, Page};
+use entity_client::{Client, Entity, Error, Page};
 use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Order, Status, Task};
 use futures::{Stream, StreamExt, TryStreamExt};
-use std::time::Duration;
 
 /// Attempts the SDK makes per request in the fault tests (its default is 3).
-const SDK_ATTEMPTS: usize = 5;
+const SDK_ATTEMPTS: usize = entity_tests::harness::FAST_SDK_ATTEMPTS as usize;
 /// Orders in the fault tests' partition: four pages of ten.
 const ORDERS: usize = 35;
 const PAGE: u32 = 10;
@@ -271,31 +269,15 @@ async fn faulty() -> Faulty {
     let table = orders_table().await;
     let proxy = FaultProxy::start(&table.endpoint()).await;
     let name = table.client.table().to_owned();
-    let client = Client::new(fast_sdk(proxy.endpoint(), &name), name);
+    let client = Client::new(
+        entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
+        name,
+    );
     Faulty {
         _table: table,
         proxy,
         client,
     }
-}
-
-/// The SDK client `Client::local` builds, with millisecond backoffs and a
-/// retry quota of its own (as in `client_faults.rs`).
-fn fast_sdk(endpoint: &str, quota_name: &str) -> aws_sdk_dynamodb::Client {
-    let retry = RetryConfig::standard()
-        .with_max_attempts(u32::try_from(SDK_ATTEMPTS).unwrap())
-        .with_initial_backoff(Duration::from_millis(1))
-        .with_max_backoff(Duration::from_millis(20));
-    let partition = RetryPartition::custom(quota_name.to_owned())
-        .token_bucket(TokenBucket::new(500))
-        .build();
-    let config = local_sdk_client(endpoint)
-        .config()
-        .to_builder()
-        .retry_config(retry)
-        .retry_partition(partition)
-        .build();
-    aws_sdk_dynamodb::Client::from_conf(config)
 }
 
 /// `forwarded` requests of `operation` go through, then the next fails with

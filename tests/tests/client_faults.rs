@@ -9,11 +9,10 @@
 
 mod common;
 
-use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{scan_raw, stored, stored_entity, task};
 use entity_client::expr::Update;
-use entity_client::{local_sdk_client, BatchPolicy, Client, Entity, EntityModel, Error, Item};
+use entity_client::{BatchPolicy, Client, Entity, EntityModel, Error, Item};
 use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Order, Status, Task};
@@ -21,7 +20,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Attempts the SDK makes per request in these tests (its default is 3).
-const SDK_ATTEMPTS: u32 = 5;
+const SDK_ATTEMPTS: u32 = entity_tests::harness::FAST_SDK_ATTEMPTS;
 
 /// A table, a fault proxy in front of its server, and a client through the
 /// proxy with fast retries. `table.client` talks to the server directly:
@@ -36,38 +35,21 @@ async fn faulty(models: &[&EntityModel]) -> Faulty {
     let table = table(models).await;
     let proxy = FaultProxy::start(&table.endpoint()).await;
     let name = table.client.table().to_owned();
-    let client =
-        Client::new(fast_sdk(proxy.endpoint(), &name), name).with_batch_policy(BatchPolicy {
-            max_attempts: 8,
-            base_delay: Duration::from_millis(1),
-            max_delay: Duration::from_millis(20),
-            concurrency: 4,
-        });
+    let client = Client::new(
+        entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
+        name,
+    )
+    .with_batch_policy(BatchPolicy {
+        max_attempts: 8,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+        concurrency: 4,
+    });
     Faulty {
         table,
         proxy,
         client,
     }
-}
-
-/// The SDK client `Client::local` builds, with millisecond backoffs and a
-/// retry quota of its own (the SDK shares one per process by default, and
-/// every failed retry spends from it).
-fn fast_sdk(endpoint: &str, quota_name: &str) -> aws_sdk_dynamodb::Client {
-    let retry = RetryConfig::standard()
-        .with_max_attempts(SDK_ATTEMPTS)
-        .with_initial_backoff(Duration::from_millis(1))
-        .with_max_backoff(Duration::from_millis(20));
-    let partition = RetryPartition::custom(quota_name.to_owned())
-        .token_bucket(TokenBucket::new(500))
-        .build();
-    let config = local_sdk_client(endpoint)
-        .config()
-        .to_builder()
-        .retry_config(retry)
-        .retry_partition(partition)
-        .build();
-    aws_sdk_dynamodb::Client::from_conf(config)
 }
 
 fn tasks(n: usize) -> Vec<Task> {
