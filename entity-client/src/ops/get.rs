@@ -5,7 +5,7 @@ use super::BoxFuture;
 use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
 use crate::Client;
-use entity_core::{Entity, PrimaryKey};
+use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
 
 /// A GetItem. `.await` returns the entity, or `None` when there is no item
@@ -27,6 +27,27 @@ pub struct Get<E> {
 }
 
 impl Client {
+    /// One GetItem of the raw item at `key` (the one GetItem every read of
+    /// an item sends, typed or not).
+    pub(crate) async fn get_raw(
+        &self,
+        entity: &'static str,
+        key: Item,
+        consistent: bool,
+    ) -> Result<Option<Item>> {
+        let output = self
+            .inner
+            .sdk
+            .get_item()
+            .table_name(self.checked_table()?)
+            .set_key(Some(key))
+            .consistent_read(consistent)
+            .send()
+            .await
+            .map_err(|e| from_sdk("GetItem", entity, e))?;
+        Ok(output.item)
+    }
+
     /// Reads one item by its table key.
     pub fn get<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
         Get {
@@ -50,18 +71,10 @@ impl<E: Entity + Send + 'static> Get<E> {
     async fn send(self) -> Result<Option<E>> {
         let visibility = Visibility::of::<E>(&self.client, self.shown);
         check_primary_key(&self.key)?;
-        let output = self
-            .client
-            .inner
-            .sdk
-            .get_item()
-            .table_name(self.client.checked_table()?)
-            .set_key(Some(self.key.to_item()))
-            .consistent_read(self.consistent)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        match output.item {
+        let item = (self.client)
+            .get_raw(E::MODEL.name, self.key.to_item(), self.consistent)
+            .await?;
+        match item {
             Some(item) if visibility.shows(&item) => Ok(Some(E::from_item(item)?)),
             _ => Ok(None),
         }

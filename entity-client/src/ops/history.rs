@@ -293,18 +293,10 @@ impl<E: Entity + Send + 'static> History<E> {
             sk_attribute.to_owned(),
             AttributeValue::S(snapshot_sk(&history, &sk, version)),
         );
-        let output = self
-            .client
-            .inner
-            .sdk
-            .get_item()
-            .table_name(self.client.checked_table()?)
-            .set_key(Some(key))
-            .consistent_read(self.consistent)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        output.item.map(|item| self.read(item)).transpose()
+        let item = (self.client)
+            .get_raw(E::MODEL.name, key, self.consistent)
+            .await?;
+        item.map(|item| self.read(item)).transpose()
     }
 
     fn model(&self) -> Result<HistoryModel> {

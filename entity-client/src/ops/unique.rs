@@ -12,7 +12,7 @@
 use super::single::Companion;
 use super::visibility::{Shown, Visibility};
 use super::{condition_only, BoxFuture, Conditional};
-use crate::error::{from_sdk, Error, Result};
+use crate::error::{Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
@@ -206,22 +206,13 @@ pub(crate) struct Current<E> {
 impl<E: Entity> Current<E> {
     /// Reads the item with `key`, strongly consistent.
     pub(crate) async fn read(client: &Client, key: &PrimaryKey<E>) -> Result<Self> {
-        let output = client
-            .inner
-            .sdk
-            .get_item()
-            .table_name(client.checked_table()?)
-            .set_key(Some(key.to_item()))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        let values = match &output.item {
+        let item = client.get_raw(E::MODEL.name, key.to_item(), true).await?;
+        let values = match &item {
             Some(item) => E::from_item(item.clone())?.unique_values(),
             None => Vec::new(),
         };
         Ok(Self {
-            item: output.item,
+            item,
             values,
             entity: std::marker::PhantomData,
         })
@@ -302,33 +293,15 @@ impl Client {
 
 impl<E: Entity + Send + 'static> GetUnique<E> {
     async fn send(self) -> Result<Option<E>> {
-        let sdk = &self.client.inner.sdk;
-        let table = self.client.checked_table()?;
-        let sentinel = sdk
-            .get_item()
-            .table_name(table)
-            .set_key(Some(sentinel_key::<E>(
-                self.key.constraint(),
-                self.key.value(),
-            )))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        let Some(owner) = sentinel.item.and_then(owner_key::<E>) else {
+        let key = sentinel_key::<E>(self.key.constraint(), self.key.value());
+        let sentinel = self.client.get_raw(E::MODEL.name, key, true).await?;
+        let Some(owner) = sentinel.and_then(owner_key::<E>) else {
             return Ok(None);
         };
-        let output = sdk
-            .get_item()
-            .table_name(table)
-            .set_key(Some(owner))
-            .consistent_read(true)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
+        let item = self.client.get_raw(E::MODEL.name, owner, true).await?;
         // Like `get`: an expired or soft-deleted owner is not returned.
         let visibility = Visibility::of::<E>(&self.client, Shown::default());
-        let Some(item) = output.item.filter(|item| visibility.shows(item)) else {
+        let Some(item) = item.filter(|item| visibility.shows(item)) else {
             return Ok(None);
         };
         let entity = E::from_item(item)?;

@@ -230,10 +230,9 @@ fn written<E: Entity, R: Returning<E>>(
 }
 
 /// A put/upsert of an entity whose `created_at` is unset: the stored item's
-/// is kept, so it is read first (strongly consistent), and every key
-/// composed of it is composed from it. The write is conditioned on the
-/// stored `created_at` (which never changes once written), or on there
-/// being no item; a create or delete in between is read again.
+/// is kept, and every key composed of it is composed from it. The write is
+/// conditioned on the stored `created_at` (which never changes once
+/// written), or on there being no item.
 async fn replace_keeping_created<E: Entity, R: Returning<E>>(
     client: &Client,
     stamped: Stamped<E>,
@@ -241,40 +240,31 @@ async fn replace_keeping_created<E: Entity, R: Returning<E>>(
     upsert: bool,
     token: Option<String>,
 ) -> Result<Written<E>> {
-    let key = stamped_key(&stamped)?;
     let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let current = Current::<E>::read(client, &key).await?;
-        let kept = keep_created(&stamped, current.item.as_ref())?;
-        let stored_created = current
-            .item
-            .as_ref()
-            .map(|item| created_at.and_then(|a| item.get(a).map(|v| (a, v.clone()))));
-        let (guard, stable) = match stored_created {
-            Some(Some((attribute, value))) => (
-                entity_core::__private::condition_equals::<E>(attribute, value),
-                true,
-            ),
-            Some(None) => (super::exists::<E>(), false),
-            None => (not_exists::<E>(), false),
-        };
-        let guarded = and(condition.clone(), Some(guard));
-        let mut write = whole_write(&kept.item, upsert, guarded.as_ref())?;
-        // A repeat meets the stored `created_at` it wrote back: the same.
-        write.idempotent = condition.is_none() && stable;
-        write.token = token.clone();
-        write.return_value = R::return_value();
-        write
-            .companions
-            .extend(super::history::companions::<E>(client, &kept.item)?);
-        match single::send(client, write).await {
-            Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-            Err(e) => return Err(e),
-            Ok(attributes) => return written::<E, R>(attributes, kept),
-        }
-    }
+    let write = Replace {
+        client,
+        condition,
+        upsert,
+        token,
+    };
+    write
+        .send_from_stored::<R>(stamped, |current, _| {
+            let stored_created = current
+                .item
+                .as_ref()
+                .map(|item| created_at.and_then(|a| item.get(a).map(|v| (a, v.clone()))));
+            // A repeat meets the stored `created_at` it wrote back: the same.
+            Ok(match stored_created {
+                Some(Some((attribute, value))) => Plan {
+                    guard: entity_core::__private::condition_equals::<E>(attribute, value),
+                    stable: true,
+                    companions: Vec::new(),
+                },
+                Some(None) => Plan::unstable(super::exists::<E>()),
+                None => Plan::unstable(not_exists::<E>()),
+            })
+        })
+        .await
 }
 
 /// The unique values of the entity a write stores.
@@ -288,9 +278,9 @@ pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Opti
     })
 }
 
-/// A put/upsert of an entity with unique constraints: read the stored item,
-/// write the entity and move the sentinels whose values change, in one
-/// transaction conditioned on the unique attributes being as read.
+/// A put/upsert of an entity with unique constraints: write the entity and
+/// move the sentinels whose values change, in one transaction conditioned
+/// on the unique attributes being as read.
 async fn replace_guarded<E: Entity, R: Returning<E>>(
     client: &Client,
     stamped: Stamped<E>,
@@ -298,29 +288,82 @@ async fn replace_guarded<E: Entity, R: Returning<E>>(
     upsert: bool,
     token: Option<String>,
 ) -> Result<Written<E>> {
-    let key = stamped_key(&stamped)?;
-    let condition = managed::with_version(condition, stamped.expected);
     let new_values = created_values(&stamped)?;
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let current = Current::<E>::read(client, &key).await?;
-        let stamped = keep_created(&stamped, current.item.as_ref())?;
-        let guarded = and(condition.clone(), Some(current.guard()));
-        let mut write = whole_write(&stamped.item, upsert, guarded.as_ref())?;
-        write.token = token.clone();
-        write.return_value = R::return_value();
-        write.companions = unique::moves::<E>(client, &current.values, &new_values, &stamped.item)?;
-        write
-            .companions
-            .extend(super::history::companions::<E>(client, &stamped.item)?);
-        match single::send(client, write).await {
-            Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-            Err(e) => return Err(e),
-            Ok(attributes) if R::return_value() != ReturnValue::None => {
-                return Ok(Written::Returned(attributes))
+    let write = Replace {
+        client,
+        condition: managed::with_version(condition, stamped.expected),
+        upsert,
+        token,
+    };
+    write
+        .send_from_stored::<R>(stamped, |current, item| {
+            Ok(Plan {
+                guard: current.guard(),
+                stable: false,
+                companions: unique::moves::<E>(client, &current.values, &new_values, item)?,
+            })
+        })
+        .await
+}
+
+/// A whole-entity write that starts from the stored item.
+struct Replace<'a, E> {
+    client: &'a Client,
+    condition: Option<Condition<E>>,
+    upsert: bool,
+    token: Option<String>,
+}
+
+/// What a write from the stored item adds: the condition that the item is
+/// still as read, whether a repeat of the write meets that condition again
+/// (then it is idempotent), and the other items it writes.
+struct Plan<E> {
+    guard: Condition<E>,
+    stable: bool,
+    companions: Vec<single::Companion>,
+}
+
+impl<E> Plan<E> {
+    fn unstable(guard: Condition<E>) -> Self {
+        Self {
+            guard,
+            stable: false,
+            companions: Vec::new(),
+        }
+    }
+}
+
+impl<E: Entity> Replace<'_, E> {
+    /// Reads the stored item (strongly consistent), keeps its `created_at`,
+    /// and writes the entity with `plan`'s guard and companions and the
+    /// history snapshot; another write that moved the item in between is
+    /// read again.
+    async fn send_from_stored<R: Returning<E>>(
+        self,
+        stamped: Stamped<E>,
+        plan: impl Fn(&Current<E>, &Item) -> Result<Plan<E>>,
+    ) -> Result<Written<E>> {
+        let key = stamped_key(&stamped)?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current = Current::<E>::read(self.client, &key).await?;
+            let kept = keep_created(&stamped, current.item.as_ref())?;
+            let plan = plan(&current, &kept.item)?;
+            let guarded = and(self.condition.clone(), Some(plan.guard));
+            let mut write = whole_write(&kept.item, self.upsert, guarded.as_ref())?;
+            write.idempotent = self.condition.is_none() && plan.stable;
+            write.token = self.token.clone();
+            write.return_value = R::return_value();
+            write.companions = plan.companions;
+            write
+                .companions
+                .extend(super::history::companions::<E>(self.client, &kept.item)?);
+            match single::send(self.client, write).await {
+                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
+                Err(e) => return Err(e),
+                Ok(attributes) => return written::<E, R>(attributes, kept),
             }
-            Ok(_) => return Ok(Written::Stored(stamped.into_entity()?)),
         }
     }
 }

@@ -645,20 +645,20 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
             "rename" => set_once(cx, meta, &mut raw.rename, string(cx, meta)?),
             "serde" => set_flag(cx, meta, &mut raw.serde),
             "wide_int" => set_flag(cx, meta, &mut raw.wide_int),
-            "created_at" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::CreatedAt),
-            "updated_at" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::UpdatedAt),
-            "version" => managed_flag(cx, meta, &mut raw.managed, ManagedRole::Version),
+            "created_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::CreatedAt),
+            "updated_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::UpdatedAt),
+            "version" => role_flag(cx, meta, &mut raw.managed, ManagedRole::Version),
             "generate" => {
                 if let Some(kind) = id_kind(cx, meta)? {
-                    managed_flag(cx, meta, &mut raw.managed, ManagedRole::Generate(kind));
+                    role_flag(cx, meta, &mut raw.managed, ManagedRole::Generate(kind));
                 }
             }
             "ttl" => {
                 if let Some(role) = lifecycle::ttl(cx, meta)? {
-                    lifecycle_flag(cx, meta, &mut raw.lifecycle, role);
+                    role_flag(cx, meta, &mut raw.lifecycle, role);
                 }
             }
-            "deleted_at" => lifecycle_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
+            "deleted_at" => role_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
             _ => return unknown(cx, meta, "field", &FIELD_KEYS),
         }
         Ok(())
@@ -666,33 +666,26 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
     raw
 }
 
-/// A managed role; the same key twice is refused like any key given twice
-/// (two different roles are the checks' to refuse).
-fn managed_flag(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    roles: &mut Vec<(ManagedRole, Span)>,
-    role: ManagedRole,
-) {
-    let name = role.name();
-    if roles.iter().any(|(r, _)| r.name() == name) {
-        cx.error(
-            &meta.path,
-            format!("`{name}` is given twice; keep one `{name}`"),
-        );
-        return;
-    }
-    roles.push((role, meta.path.span()));
+/// A field role (managed or lifecycle), by the key that declares it.
+pub trait Role: Copy {
+    fn name(self) -> &'static str;
 }
 
-/// A lifecycle role; the same key twice is refused like any key given
-/// twice (a role beside another is the checks' to refuse).
-fn lifecycle_flag(
-    cx: &Ctxt,
-    meta: &ParseNestedMeta,
-    roles: &mut Vec<(LifecycleRole, Span)>,
-    role: LifecycleRole,
-) {
+impl Role for ManagedRole {
+    fn name(self) -> &'static str {
+        ManagedRole::name(self)
+    }
+}
+
+impl Role for LifecycleRole {
+    fn name(self) -> &'static str {
+        LifecycleRole::name(self)
+    }
+}
+
+/// A field role; the same key twice is refused like any key given twice
+/// (two different roles are the checks' to refuse).
+fn role_flag<R: Role>(cx: &Ctxt, meta: &ParseNestedMeta, roles: &mut Vec<(R, Span)>, role: R) {
     let name = role.name();
     if roles.iter().any(|(r, _)| r.name() == name) {
         cx.error(

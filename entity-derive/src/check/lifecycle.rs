@@ -50,36 +50,20 @@ fn one_role_per_field(cx: &Ctxt, entity: &Entity) {
 /// An item has one expiry, which DynamoDB reads from one attribute per
 /// table, and one deletion time.
 fn one_field_per_role(cx: &Ctxt, entity: &Entity) {
-    let mut seen: Vec<(&str, &syn::Ident)> = Vec::new();
-    for field in &entity.fields {
-        for (role, span) in &field.lifecycle {
-            let name = role.name();
-            match seen.iter().find(|(n, _)| *n == name) {
-                Some((_, earlier)) => cx.error_at(*span, format!(
-                    "field `{earlier}` is already the entity's `{name}`; an entity has one, so remove this one"
-                )),
-                None => seen.push((name, field.ident)),
-            }
-        }
-    }
+    let roles = entity.fields.iter().flat_map(|field| {
+        (field.lifecycle.iter()).map(move |(role, span)| (field.ident, role.name(), *span))
+    });
+    super::managed::one_field_each(cx, roles);
 }
 
 /// DynamoDB's TTL reads a number of epoch seconds, and soft delete writes a
 /// timestamp the client converts natively; a serde field is stored as
 /// whatever its `Serialize` writes.
 fn roles_are_not_serde(cx: &Ctxt, entity: &Entity) {
-    for field in entity.fields.iter().filter(|f| f.serde) {
-        for (role, span) in &field.lifecycle {
-            cx.error_at(
-                *span,
-                format!(
-                    "`{}` needs a field the client can write natively; remove `serde` from field `{}`",
-                    role.name(),
-                    field.ident
-                ),
-            );
-        }
-    }
+    let roles = entity.fields.iter().filter(|f| f.serde).flat_map(|field| {
+        (field.lifecycle.iter()).map(move |(role, span)| (field.ident, role.name(), *span))
+    });
+    super::managed::none_on_serde(cx, roles);
 }
 
 /// The TTL is stored as epoch seconds and rewritten by the client (`after`,

@@ -42,19 +42,29 @@ fn one_role_per_field(cx: &Ctxt, entity: &Entity) {
 /// versions two locks that cannot both be checked: each role is one field.
 /// (Generated ids may be several.)
 fn one_field_per_role(cx: &Ctxt, entity: &Entity) {
+    let roles = entity.fields.iter().flat_map(|field| {
+        field
+            .managed
+            .iter()
+            .filter(|(role, _)| !matches!(role, ManagedRole::Generate(_)))
+            .map(move |(role, span)| (field.ident, role.name(), *span))
+    });
+    one_field_each(cx, roles);
+}
+
+/// Each role in `roles` (the field, the role's name, its token) is held by
+/// one field; a second is reported on its token.
+pub(super) fn one_field_each<'a>(
+    cx: &Ctxt,
+    roles: impl Iterator<Item = (&'a syn::Ident, &'static str, proc_macro2::Span)>,
+) {
     let mut seen: Vec<(&str, &syn::Ident)> = Vec::new();
-    for field in &entity.fields {
-        for (role, span) in &field.managed {
-            if matches!(role, ManagedRole::Generate(_)) {
-                continue;
-            }
-            let name = role.name();
-            match seen.iter().find(|(n, _)| *n == name) {
-                Some((_, earlier)) => cx.error_at(*span, format!(
-                    "field `{earlier}` is already the entity's `{name}`; an entity has one, so remove this one"
-                )),
-                None => seen.push((name, field.ident)),
-            }
+    for (field, name, span) in roles {
+        match seen.iter().find(|(n, _)| *n == name) {
+            Some((_, earlier)) => cx.error_at(span, format!(
+                "field `{earlier}` is already the entity's `{name}`; an entity has one, so remove this one"
+            )),
+            None => seen.push((name, field)),
         }
     }
 }
@@ -63,16 +73,24 @@ fn one_field_per_role(cx: &Ctxt, entity: &Entity) {
 /// stored as whatever its `Serialize` writes, which the client cannot
 /// stamp, bump or fill.
 fn roles_are_not_serde(cx: &Ctxt, entity: &Entity) {
-    for field in entity.fields.iter().filter(|f| f.serde) {
-        for (role, span) in &field.managed {
-            cx.error_at(
-                *span,
-                format!(
-                "`{}` needs a field the client can write natively; remove `serde` from field `{}`",
-                role.name(), field.ident
+    let roles = entity.fields.iter().filter(|f| f.serde).flat_map(|field| {
+        (field.managed.iter()).map(move |(role, span)| (field.ident, role.name(), *span))
+    });
+    none_on_serde(cx, roles);
+}
+
+/// Reports each role in `roles` (on serde fields) on its token.
+pub(super) fn none_on_serde<'a>(
+    cx: &Ctxt,
+    roles: impl Iterator<Item = (&'a syn::Ident, &'static str, proc_macro2::Span)>,
+) {
+    for (field, name, span) in roles {
+        cx.error_at(
+            span,
+            format!(
+                "`{name}` needs a field the client can write natively; remove `serde` from field `{field}`"
             ),
-            );
-        }
+        );
     }
 }
 
