@@ -71,6 +71,8 @@ pub(crate) struct Inner {
     pub(crate) engine: crate::Engine,
     /// Request statistics, when [`Client::with_stats`] turned them on.
     pub(crate) stats: Option<crate::stats::Stats>,
+    /// The tenant of a tenant client ([`Client::tenant`]).
+    pub(crate) tenant: Option<Arc<str>>,
 }
 
 /// Where the client reads the time it writes into `created_at` and
@@ -124,6 +126,7 @@ impl Client {
                 exactly_once: true,
                 engine: crate::Engine::default(),
                 stats: None,
+                tenant: None,
             }),
         }
     }
@@ -210,7 +213,7 @@ impl Client {
         self.clone().map_inner(|inner| inner.table = table)
     }
 
-    fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
+    pub(crate) fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = Inner::clone(&self.inner);
         change(&mut inner);
         Self {

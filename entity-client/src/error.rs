@@ -151,6 +151,17 @@ pub enum Error {
         #[source]
         source: Box<Error>,
     },
+    /// A tenant client ([`Client::tenant`](crate::Client::tenant)) was
+    /// handed data of another tenant, or a request naming a key of another
+    /// tenant (or of none, such as a scan): nothing was sent.
+    #[error("tenant {expected:?} cannot address {}", describe_tenant(found.as_deref()))]
+    TenantMismatch {
+        /// The tenant client's tenant.
+        expected: String,
+        /// The tenant the entity or key holds (`None`: a key that holds no
+        /// tenant, or a request that names no key).
+        found: Option<String>,
+    },
     /// Any other failure of the service or the connection.
     #[error("{operation} failed: {source}")]
     Service {
@@ -160,6 +171,13 @@ pub enum Error {
         #[source]
         source: Box<SdkError>,
     },
+}
+
+fn describe_tenant(found: Option<&str>) -> String {
+    match found {
+        Some(tenant) => format!("tenant {tenant:?}"),
+        None => "a request that names no tenant's key".to_owned(),
+    }
 }
 
 fn describe_found(found: Option<u64>) -> String {
@@ -373,6 +391,13 @@ where
     SdkError: From<E>,
 {
     let error = SdkError::from(error);
+    // A tenant client's check refused the request before it was sent.
+    if let Some(refusal) = crate::tenancy::Refusal::find(&error) {
+        return Error::TenantMismatch {
+            expected: refusal.expected.clone(),
+            found: refusal.found.clone(),
+        };
+    }
     match &error {
         SdkError::ConditionalCheckFailedException(e) => Error::ConditionFailed {
             entity,

@@ -51,6 +51,7 @@ mod keys;
 pub mod limits;
 mod ops;
 pub mod stats;
+mod tenancy;
 mod trace;
 
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
@@ -77,6 +78,7 @@ pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::unique::GetUnique;
 pub use ops::update::UpdateItem;
 pub use ops::write::{Put, Upsert};
+pub use tenancy::{CrossTenant, TenantClient};
 pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,

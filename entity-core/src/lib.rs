@@ -63,6 +63,7 @@ pub mod managed;
 pub mod model;
 mod native_key;
 mod query;
+pub mod tenant;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -85,6 +86,9 @@ pub use model::{
 };
 pub use native_key::NativeKey;
 pub use query::{NativeCondition, NativeOp, Query, SortCondition};
+pub use tenant::{
+    IntoTenantKey, KeyTenant, NotTenant, Tenant, TenantEntity, TenantKey, TenantModel,
+};
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;

@@ -35,6 +35,9 @@ pub struct EntityModel {
     pub managed: crate::managed::ManagedModel,
     /// Time to live, soft delete and version history.
     pub lifecycle: crate::lifecycle::LifecycleModel,
+    /// The tenant field, when the partition keys hold a tenant
+    /// (`#[entity(tenant = tenant_id)]`).
+    pub tenant: Option<crate::tenant::TenantModel>,
 }
 
 impl EntityModel {

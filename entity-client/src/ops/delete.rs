@@ -65,19 +65,37 @@ impl Client {
 
     /// Deletes the item with this key, if any (marks it deleted, for a
     /// soft-delete entity).
-    pub fn delete<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+    pub fn delete<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        self.delete_any(key)
+    }
+
+    /// `delete` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn delete_any<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
         self.delete_builder(key, false)
     }
 
     /// Deletes the item with this key; `Error::NotFound` if there is none
     /// (or, for a soft-delete entity, if it is already deleted).
-    pub fn remove<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+    pub fn remove<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        self.remove_any(key)
+    }
+
+    /// `remove` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn remove_any<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
         self.delete_builder(key, true)
     }
 
     /// Deletes the item for good, deleted or not: the DeleteItem a
     /// soft-delete entity's `delete` does not send.
-    pub fn purge<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
+    pub fn purge<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
+        self.purge_any(key)
+    }
+
+    /// `purge` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn purge_any<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
         let mut purge = self.delete_builder(key, false);
         purge.hard = true;
         purge
@@ -361,7 +379,13 @@ pub struct Restore<E> {
 impl Client {
     /// Restores a soft-deleted item (`Error::NotFound` when there is no
     /// deleted item with this key).
-    pub fn restore<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
+    pub fn restore<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Restore<E> {
+        self.restore_any(key)
+    }
+
+    /// `restore` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn restore_any<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
         Restore {
             client: self.clone(),
             key,

@@ -49,7 +49,13 @@ impl Client {
     }
 
     /// Reads one item by its table key.
-    pub fn get<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
+    pub fn get<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Get<E> {
+        self.get_any(key)
+    }
+
+    /// `get` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn get_any<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
         Get {
             client: self.clone(),
             key,

@@ -234,7 +234,13 @@ pub struct History<E> {
 
 impl Client {
     /// The version history of the item with this key (`#[entity(history)]`).
-    pub fn history<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
+    pub fn history<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> History<E> {
+        self.history_any(key)
+    }
+
+    /// `history` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn history_any<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
         History {
             client: self.clone(),
             key,

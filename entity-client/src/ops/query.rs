@@ -54,7 +54,13 @@ impl Client {
     ///
     /// Also sends a collection query (`TenantMembers::query("t-acme")`),
     /// whose items are the union of its members.
-    pub fn query<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
+    pub fn query<E: Readable + entity_core::NotTenant>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
+        self.query_any(query)
+    }
+
+    /// `query` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn query_any<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
         QueryRequest {
             client: self.clone(),
             query: query.into(),
@@ -141,6 +147,8 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         let fingerprint = Fingerprint::new("query")
             .text(&table)
             .text(E::TYPE_NAME)
+            // A tenant client's cursors are its tenant's alone.
+            .optional(self.client.scoped_tenant())
             .optional(index_name)
             .text(&key_condition)
             .optional(filter.as_deref())

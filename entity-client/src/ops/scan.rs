@@ -57,7 +57,13 @@ pub struct Scan<E> {
 
 impl Client {
     /// Scans the table for items of `E`.
-    pub fn scan<E: Entity>(&self) -> Scan<E> {
+    pub fn scan<E: Entity + entity_core::NotTenant>(&self) -> Scan<E> {
+        self.scan_any()
+    }
+
+    /// `scan` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn scan_any<E: Entity>(&self) -> Scan<E> {
         Scan {
             client: self.clone(),
             filter: None,

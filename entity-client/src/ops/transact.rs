@@ -201,22 +201,22 @@ impl TransactWrite {
 
     /// Writes a whole item (conditioned on its version, for a versioned
     /// entity).
-    pub fn put<E: WithoutUnique>(self, entity: &E) -> Self {
+    pub fn put<E: WithoutUnique + entity_core::NotTenant>(self, entity: &E) -> Self {
         self.whole(entity, Mode::Replace, None)
     }
 
     /// Writes a whole item if `condition` holds.
-    pub fn put_if<E: WithoutUnique>(self, entity: &E, condition: Condition<E>) -> Self {
+    pub fn put_if<E: WithoutUnique + entity_core::NotTenant>(self, entity: &E, condition: Condition<E>) -> Self {
         self.whole(entity, Mode::Replace, Some(condition))
     }
 
     /// Writes an item that must not exist yet, with its unique sentinels.
-    pub fn create<E: Entity>(self, entity: &E) -> Self {
+    pub fn create<E: Entity + entity_core::NotTenant>(self, entity: &E) -> Self {
         self.whole(entity, Mode::Create, None)
     }
 
     /// Changes an item, if `condition` (when given) holds.
-    pub fn update<E: Entity>(
+    pub fn update<E: Entity + entity_core::NotTenant>(
         self,
         key: PrimaryKey<E>,
         update: Update<E>,
@@ -237,7 +237,7 @@ impl TransactWrite {
     }
 
     /// Deletes an item, if `condition` (when given) holds.
-    pub fn delete<E: WithoutUnique>(
+    pub fn delete<E: WithoutUnique + entity_core::NotTenant>(
         self,
         key: PrimaryKey<E>,
         condition: Option<Condition<E>>,
@@ -255,7 +255,7 @@ impl TransactWrite {
 
     /// Requires `condition` to hold on an item the transaction does not
     /// write.
-    pub fn condition_check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
+    pub fn condition_check<E: Entity + entity_core::NotTenant>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
         self.keyed(key, |table, key| {
             let check = ConditionCheck::builder()
                 .table_name(table)
@@ -429,7 +429,7 @@ impl TransactGetOutput {
 
 impl TransactGet {
     /// Reads the item with this key.
-    pub fn get<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
+    pub fn get<E: Entity + entity_core::NotTenant>(mut self, key: PrimaryKey<E>) -> Self {
         let item = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             self.keys
                 .insert_unique("transaction", KeyId::of(&key), ())?;

@@ -55,7 +55,13 @@ pub struct UpdateItem<E, R = ReturnNothing> {
 
 impl Client {
     /// Changes an item, creating it if it does not exist.
-    pub fn update<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+    pub fn update<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+        self.update_any(key)
+    }
+
+    /// `update` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn update_any<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
         UpdateItem {
             client: self.clone(),
             key,
@@ -70,7 +76,13 @@ impl Client {
     }
 
     /// Changes an item that must exist (`Error::NotFound` otherwise).
-    pub fn patch<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+    pub fn patch<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
+        self.patch_any(key)
+    }
+
+    /// `patch` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn patch_any<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
         UpdateItem {
             client: self.clone(),
             key,

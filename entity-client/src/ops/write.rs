@@ -53,6 +53,14 @@ pub struct Put<E, R = ReturnStored> {
 /// entity as stored.
 pub type Upsert<E, R = ReturnStored> = Put<E, R>;
 
+impl<E, R> Put<E, R> {
+    /// Fails the write with `error` when sent, sending nothing.
+    pub(crate) fn refused(mut self, error: crate::Error) -> Self {
+        self.stamped = Err(error);
+        self
+    }
+}
+
 impl Client {
     fn whole<E: Entity>(&self, entity: &E, mode: Mode, upsert: bool) -> Put<E> {
         Put {
@@ -74,7 +82,13 @@ impl Client {
     /// `created_at` is unset keeps the stored item's creation time: the
     /// item is read first (strongly consistent), and keys composed of
     /// `created_at` are composed from the stored one.
-    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
+    pub fn put<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Put<E> {
+        self.put_any(entity)
+    }
+
+    /// `put` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn put_any<E: Entity>(&self, entity: &E) -> Put<E> {
         self.whole(entity, Mode::Replace, false)
     }
 
@@ -82,14 +96,26 @@ impl Client {
     /// (`Error::ConditionFailed`, with the existing item, otherwise).
     /// Generated ids, `created_at`, `updated_at` and the version (1) are
     /// filled in, and unique sentinels written in the same transaction.
-    pub fn create<E: Entity>(&self, entity: &E) -> Put<E> {
+    pub fn create<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Put<E> {
+        self.create_any(entity)
+    }
+
+    /// `create` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn create_any<E: Entity>(&self, entity: &E) -> Put<E> {
         self.whole(entity, Mode::Create, false)
     }
 
     /// Writes every field of the entity into the item with its key, creating
     /// it if missing and leaving attributes the entity does not own in place
     /// (an UpdateItem). Fields that are `None` are removed.
-    pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
+    pub fn upsert<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Upsert<E> {
+        self.upsert_any(entity)
+    }
+
+    /// `upsert` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn upsert_any<E: Entity>(&self, entity: &E) -> Upsert<E> {
         self.whole(entity, Mode::Replace, true)
     }
 }

@@ -167,6 +167,8 @@ pub struct RawEntity {
     pub soft_delete: Option<RawSoftDelete>,
     /// `history` or `history(...)`.
     pub history: Option<RawHistory>,
+    /// `tenant = tenant_id`: the field holding the tenant.
+    pub tenant: Option<Ident>,
 }
 
 /// `unique(tenant_id, email, case_insensitive, name = "...")`.
@@ -268,7 +270,7 @@ pub enum IdKind {
     Uuid,
 }
 
-const ENTITY_KEYS: [&str; 18] = [
+const ENTITY_KEYS: [&str; 19] = [
     "name",
     "schema",
     "schema_version",
@@ -287,6 +289,7 @@ const ENTITY_KEYS: [&str; 18] = [
     "unique",
     "soft_delete",
     "history",
+    "tenant",
 ];
 const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
 const INDEX_KEYS: [&str; 10] = [
@@ -432,6 +435,10 @@ fn read_entity_key(cx: &Ctxt, raw: &mut RawEntity, meta: &ParseNestedMeta) -> sy
             lifecycle::soft_delete(cx, meta)?,
         ),
         "history" => set_once(cx, meta, &mut raw.history, lifecycle::history(cx, meta)?),
+        "tenant" => {
+            let field: Ident = meta.value()?.parse()?;
+            set_once(cx, meta, &mut raw.tenant, Some(field));
+        }
         _ => return unknown(cx, meta, "`#[entity]`", &ENTITY_KEYS),
     }
     Ok(())

@@ -13,6 +13,7 @@ mod limits;
 mod managed;
 mod multi_attribute;
 mod names;
+mod tenant;
 
 use crate::ctxt::Ctxt;
 use crate::model::{Entity, Index, IndexKind, Key};
@@ -49,6 +50,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     field_attributes_are_distinct(cx, entity);
     managed::check(cx, entity);
     lifecycle::check(cx, entity);
+    tenant::check(cx, entity);
     names::check(cx, entity)
 }
 

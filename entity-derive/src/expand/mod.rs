@@ -11,6 +11,7 @@ mod lifecycle;
 mod managed;
 mod model;
 mod multi_attribute;
+mod tenant;
 pub mod union;
 mod upgrade;
 pub mod value_casing;
@@ -52,6 +53,7 @@ fn api(entity: &Entity) -> TokenStream {
     let lookups = managed::lookup_fns(entity);
     let unique_values = managed::unique_values(entity);
     let markers = managed::markers(entity);
+    let tenancy = tenant::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
     let bounds = key_bounds(entity);
@@ -76,6 +78,7 @@ fn api(entity: &Entity) -> TokenStream {
             #unique_values
         }
         #markers
+        #tenancy
     }
 }
 
@@ -185,6 +188,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 fields: &[],
                 managed: #krate::managed::ManagedModel::NONE,
                 lifecycle: #krate::lifecycle::LifecycleModel::NONE,
+                tenant: ::core::option::Option::None,
             };
             fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
                 ::core::unimplemented!()
@@ -210,6 +214,9 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
 
         #[automatically_derived]
         impl #krate::WithoutVersion for #ident {}
+
+        #[automatically_derived]
+        impl #krate::NotTenant for #ident {}
 
         #[automatically_derived]
         impl #krate::collection::CollectionPk<{ usize::MAX }> for #ident {

@@ -36,6 +36,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     });
     let managed = super::managed::model(entity);
     let lifecycle = super::lifecycle::model(entity);
+    let tenant = super::tenant::model(entity);
     quote! {
         const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
             name: #name,
@@ -51,6 +52,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             fields: &[#(#fields),*],
             managed: #managed,
             lifecycle: #lifecycle,
+            tenant: #tenant,
         };
     }
 }

@@ -343,6 +343,11 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     let types: Vec<&syn::Type> = members.iter().map(|m| m.1).collect();
     let read_strict = read_strict(union, members);
     quote! {
+        // A union of tenant entities would read every tenant's items: the
+        // plain client queries it only when no member has a tenant.
+        #[automatically_derived]
+        impl #krate::NotTenant for #ident where #(for<'__entity> #types: #krate::NotTenant),* {}
+
         #[automatically_derived]
         impl #krate::Readable for #ident {
             const TYPE_NAME: &'static str = #display;

@@ -10,6 +10,7 @@ pub mod managed;
 pub mod multi_attribute;
 pub mod names;
 pub mod stops;
+pub mod tenant;
 
 use crate::attr::{self, Casing, RawIndexKind, RawKey};
 use crate::ctxt::{did_you_mean, Ctxt};
@@ -52,6 +53,8 @@ pub struct Entity<'a> {
     pub soft_delete: Option<lifecycle::SoftDelete>,
     /// `history(...)`.
     pub history: Option<lifecycle::History>,
+    /// `tenant = ...`: the field every partition key holds.
+    pub tenant: Option<tenant::Tenant>,
 }
 
 pub struct Field<'a> {
@@ -420,6 +423,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
 
     let schema_version = naming.schema_version;
     let unique = managed::build_unique(cx, &raw.unique, &fields);
+    let tenant = tenant::build(cx, raw.tenant.as_ref(), &fields);
     Some(Entity {
         ident: &input.ident,
         vis: &input.vis,
@@ -444,6 +448,7 @@ pub fn build<'a>(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Entity<'a>> {
         omit_unique: Vec::new(),
         soft_delete: lifecycle::soft_delete(&raw.soft_delete),
         history: lifecycle::history(&raw.history),
+        tenant,
     })
 }
 

@@ -46,7 +46,16 @@ pub struct BatchGet<E> {
 
 impl Client {
     /// Reads many items by key. Repeated keys are read once.
-    pub fn batch_get<E: Entity>(
+    pub fn batch_get<E: Entity + entity_core::NotTenant>(
+        &self,
+        keys: impl IntoIterator<Item = PrimaryKey<E>>,
+    ) -> BatchGet<E> {
+        self.batch_get_any(keys)
+    }
+
+    /// `batch_get` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn batch_get_any<E: Entity>(
         &self,
         keys: impl IntoIterator<Item = PrimaryKey<E>>,
     ) -> BatchGet<E> {

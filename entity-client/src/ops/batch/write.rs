@@ -187,7 +187,7 @@ impl BatchWrite {
     /// BatchWriteItem takes no conditions, so entities with an
     /// optimistic-lock version or unique constraints are refused at compile
     /// time: write those one by one or in a transaction.
-    pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
+    pub fn put<E: WithoutUnique + WithoutVersion + entity_core::NotTenant>(self, entity: &E) -> Self {
         let request = put_request(&self.client, entity);
         self.push::<E>(request)
     }
@@ -195,7 +195,7 @@ impl BatchWrite {
     /// Writes many whole items, building every request now. For a large
     /// write, [`put_iter`](Self::put_iter) and
     /// [`put_stream`](Self::put_stream) keep memory bounded.
-    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
+    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + entity_core::NotTenant + 'a>(
         self,
         entities: impl IntoIterator<Item = &'a E>,
     ) -> Self {
@@ -218,7 +218,7 @@ impl BatchWrite {
     /// ```
     pub fn put_iter<E, I>(self, entities: I) -> Self
     where
-        E: WithoutUnique + WithoutVersion + Send + 'static,
+        E: WithoutUnique + WithoutVersion + entity_core::NotTenant + Send + 'static,
         I: IntoIterator<Item = E>,
         I::IntoIter: Send + 'static,
     {
@@ -255,7 +255,7 @@ impl BatchWrite {
     /// ```
     pub fn put_stream<E, S>(mut self, entities: S) -> Self
     where
-        E: WithoutUnique + WithoutVersion + Send + 'static,
+        E: WithoutUnique + WithoutVersion + entity_core::NotTenant + Send + 'static,
         S: Stream<Item = E> + Send + 'static,
     {
         self.primary.get_or_insert(&E::MODEL.primary);
@@ -269,7 +269,7 @@ impl BatchWrite {
 
     /// Deletes the item with this key (entities with unique constraints are
     /// refused at compile time: their sentinels go with `client.delete`).
-    pub fn delete<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+    pub fn delete<E: WithoutUnique + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
         let request = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))
