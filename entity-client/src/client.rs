@@ -116,6 +116,15 @@ impl Client {
         // clones) unless the user sets one; either way a cursor never reads
         // outside its query, as its key is checked against the query.
         let cursor_secret = random_secret();
+        // With `tracing`, an interceptor adds each request's cost to its
+        // operation's span (see `trace`).
+        #[cfg(feature = "tracing")]
+        let sdk = aws_sdk_dynamodb::Client::from_conf(
+            sdk.config()
+                .to_builder()
+                .interceptor(crate::trace::TraceInterceptor)
+                .build(),
+        );
         Self {
             inner: Arc::new(Inner {
                 sdk,

@@ -1,7 +1,18 @@
 //! A `tracing` span around every operation (feature `tracing`): the
-//! operation, entity, table and index, and its outcome. The SDK's own spans
-//! (one per attempt, so retries show) nest inside it; a subscriber that
+//! operation, entity, table and index, its outcome, and what its requests
+//! cost: `requests` sent, `retries` (attempts beyond one per request),
+//! `read_units` and `write_units` consumed, `items` returned and `scanned`.
+//! The SDK's own spans (one per attempt) nest inside it; a subscriber that
 //! times spans gives the latency. Without the feature this is nothing.
+//!
+//! The costs come from an SDK interceptor ([`TraceInterceptor`], installed
+//! by [`crate::Client::new`]) that adds each attempt's facts to a tally the
+//! operation's future holds in a task-local: an operation's requests, its
+//! concurrent batch chunks included, are polled inside that future, so they
+//! find its tally and nothing else's. While no subscriber listens to the
+//! span, there is no tally and the interceptor leaves requests alone;
+//! otherwise it asks for `ReturnConsumedCapacity: TOTAL` where the request
+//! left it unset.
 
 use crate::error::Result;
 use crate::ops::BoxFuture;
@@ -37,6 +48,12 @@ pub(crate) fn span(op: Op<'_>) -> Span {
         index = op.index.unwrap_or("-"),
         outcome = tracing::field::Empty,
         error = tracing::field::Empty,
+        requests = tracing::field::Empty,
+        retries = tracing::field::Empty,
+        read_units = tracing::field::Empty,
+        write_units = tracing::field::Empty,
+        items = tracing::field::Empty,
+        scanned = tracing::field::Empty,
     )
 }
 
@@ -54,20 +71,126 @@ pub(crate) fn traced<T: Send + 'static>(
     future: impl Future<Output = Result<T>> + Send + 'static,
 ) -> BoxFuture<'static, Result<T>> {
     use tracing::Instrument;
+    if span.is_disabled() {
+        return Box::pin(future);
+    }
     let recorded = span.clone();
+    let tally = std::sync::Arc::new(std::sync::Mutex::new(Tally::default()));
+    let counted = TALLY.scope(std::sync::Arc::clone(&tally), future);
     Box::pin(
         async move {
-            let result = future.await;
+            let result = counted.await;
             match &result {
                 Ok(_) => recorded.record("outcome", "ok"),
                 Err(e) => recorded
                     .record("outcome", "error")
                     .record("error", tracing::field::display(e)),
             };
+            let t = *tally.lock().unwrap_or_else(|e| e.into_inner());
+            recorded
+                .record("requests", t.requests)
+                .record("retries", t.attempts.saturating_sub(t.requests))
+                .record("read_units", t.read_units)
+                .record("write_units", t.write_units)
+                .record("items", t.items)
+                .record("scanned", t.scanned);
             result
         }
         .instrument(span),
     )
+}
+
+/// What an operation's requests cost so far.
+#[cfg(feature = "tracing")]
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    requests: u64,
+    attempts: u64,
+    read_units: f64,
+    write_units: f64,
+    items: u64,
+    scanned: u64,
+}
+
+#[cfg(feature = "tracing")]
+tokio::task_local! {
+    /// The tally of the operation whose future is being polled.
+    static TALLY: std::sync::Arc<std::sync::Mutex<Tally>>;
+}
+
+/// Adds `f`'s change to the current operation's tally, if it has one.
+#[cfg(feature = "tracing")]
+fn with_tally(f: impl FnOnce(&mut Tally)) -> bool {
+    TALLY
+        .try_with(|tally| f(&mut tally.lock().unwrap_or_else(|e| e.into_inner())))
+        .is_ok()
+}
+
+/// The SDK interceptor that fills the tallies.
+#[cfg(feature = "tracing")]
+#[derive(Debug)]
+pub(crate) struct TraceInterceptor;
+
+/// The operation of the request under way, for the attempt hooks.
+#[cfg(feature = "tracing")]
+#[derive(Debug, Clone, Copy)]
+struct Traced(crate::stats::Operation);
+
+#[cfg(feature = "tracing")]
+impl aws_smithy_types::config_bag::Storable for Traced {
+    type Storer = aws_smithy_types::config_bag::StoreReplace<Self>;
+}
+
+#[cfg(feature = "tracing")]
+impl aws_sdk_dynamodb::config::Intercept for TraceInterceptor {
+    fn name(&self) -> &'static str {
+        "entity_client::trace"
+    }
+
+    fn modify_before_serialization(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextMut<'_>,
+        _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        if with_tally(|t| t.requests += 1) {
+            if let Some(operation) = crate::stats::extract::ask_capacity(context.input_mut()) {
+                cfg.interceptor_state().store_put(Traced(operation));
+            }
+        }
+        Ok(())
+    }
+
+    fn read_before_attempt(
+        &self,
+        _context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        with_tally(|t| t.attempts += 1);
+        Ok(())
+    }
+
+    fn read_after_attempt(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::FinalizerInterceptorContextRef<'_>,
+        _components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let Some(Traced(operation)) = cfg.load::<Traced>().copied() else {
+            return Ok(());
+        };
+        if let Some(Ok(output)) = context.output_or_error() {
+            let outcome = crate::stats::extract::outcome(operation, output);
+            with_tally(|t| {
+                t.read_units += outcome.read_units;
+                t.write_units += outcome.write_units;
+                t.items += outcome.returned;
+                t.scanned += outcome.scanned;
+            });
+        }
+        Ok(())
+    }
 }
 
 /// The future of an operation (no spans without the `tracing` feature).

@@ -5,9 +5,10 @@
 //! `ReturnConsumedCapacity: TOTAL` and the server's answer to it, the
 //! window update). Target: at most 3% slower.
 //!
-//! Each round sends 400 queries of 10-item partitions (small queries, where
-//! a fixed per-request cost shows most); rounds alternate between the
-//! contenders, each going first in turn, and the medians are compared.
+//! Each round sends 100 queries of 10-item partitions (small queries, where
+//! a fixed per-request cost shows most); 41 short rounds alternate between
+//! the contenders, each going first in turn, and the medians are compared:
+//! short rounds keep a burst of machine noise inside one round.
 //! `cargo bench -p entity-tests --bench stats`.
 
 use entity_client::{EmbeddedDynamo, Entity, StatsConfig};
@@ -43,7 +44,7 @@ async fn queries(client: &entity_client::Client, count: u32) {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let quick = quick();
-    let (rounds, per_round) = if quick { (1, 20) } else { (15, 400) };
+    let (rounds, per_round) = if quick { (1, 20) } else { (41, 100) };
     let server = EmbeddedDynamo::start().await.expect("server");
     let plain = server.client("bench-stats");
     plain.create_table(&[Event::MODEL]).await.expect("table");

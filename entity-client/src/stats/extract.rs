@@ -82,18 +82,38 @@ impl Labeler {
     }
 }
 
+/// Sets `ReturnConsumedCapacity: TOTAL` when the caller left it unset, and
+/// names the operation, or `None` for an operation not followed.
+pub(crate) fn ask_capacity(input: &mut Input) -> Option<Operation> {
+    macro_rules! ask {
+        ($($ty:ty => $op:expr),* $(,)?) => {
+            $(if let Some(i) = input.downcast_mut::<$ty>() {
+                i.return_consumed_capacity
+                    .get_or_insert(ReturnConsumedCapacity::Total);
+                return Some($op);
+            })*
+        };
+    }
+    ask!(
+        QueryInput => Operation::Query,
+        GetItemInput => Operation::GetItem,
+        PutItemInput => Operation::PutItem,
+        UpdateItemInput => Operation::UpdateItem,
+        DeleteItemInput => Operation::DeleteItem,
+        ScanInput => Operation::Scan,
+        BatchGetItemInput => Operation::BatchGetItem,
+        BatchWriteItemInput => Operation::BatchWriteItem,
+        TransactGetItemsInput => Operation::TransactGetItems,
+        TransactWriteItemsInput => Operation::TransactWriteItems,
+    );
+    None
+}
+
 /// Sets `ReturnConsumedCapacity` (when the caller left it unset) and reads
 /// what the input says, or `None` for an operation not followed.
 pub(crate) fn request_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
-    macro_rules! ask_capacity {
-        ($input:expr) => {
-            if $input.return_consumed_capacity.is_none() {
-                $input.return_consumed_capacity = Some(ReturnConsumedCapacity::Total);
-            }
-        };
-    }
+    ask_capacity(input)?;
     if let Some(i) = input.downcast_mut::<QueryInput>() {
-        ask_capacity!(i);
         let keys = labeler.of_query(i).into_iter().collect();
         return Some(RequestFacts {
             filtered: i.filter_expression.is_some(),
@@ -103,12 +123,10 @@ pub(crate) fn request_facts(input: &mut Input, labeler: &Labeler) -> Option<Requ
         });
     }
     if let Some(i) = input.downcast_mut::<GetItemInput>() {
-        ask_capacity!(i);
         let keys = labeler.of_item(i.key.as_ref()).into_iter().collect();
         return Some(facts(Operation::GetItem, &i.table_name, None, keys));
     }
     if let Some(i) = input.downcast_mut::<PutItemInput>() {
-        ask_capacity!(i);
         let keys = labeler.of_item(i.item.as_ref()).into_iter().collect();
         return Some(RequestFacts {
             largest_item: i.item.as_ref().map_or(0, item_size),
@@ -116,17 +134,14 @@ pub(crate) fn request_facts(input: &mut Input, labeler: &Labeler) -> Option<Requ
         });
     }
     if let Some(i) = input.downcast_mut::<UpdateItemInput>() {
-        ask_capacity!(i);
         let keys = labeler.of_item(i.key.as_ref()).into_iter().collect();
         return Some(facts(Operation::UpdateItem, &i.table_name, None, keys));
     }
     if let Some(i) = input.downcast_mut::<DeleteItemInput>() {
-        ask_capacity!(i);
         let keys = labeler.of_item(i.key.as_ref()).into_iter().collect();
         return Some(facts(Operation::DeleteItem, &i.table_name, None, keys));
     }
     if let Some(i) = input.downcast_mut::<ScanInput>() {
-        ask_capacity!(i);
         return Some(RequestFacts {
             filtered: i.filter_expression.is_some(),
             limited: i.limit.is_some(),
@@ -144,8 +159,6 @@ pub(crate) fn request_facts(input: &mut Input, labeler: &Labeler) -> Option<Requ
 
 fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
     if let Some(i) = input.downcast_mut::<BatchGetItemInput>() {
-        i.return_consumed_capacity
-            .get_or_insert(ReturnConsumedCapacity::Total);
         let requests = i.request_items.as_ref()?;
         let table = requests.keys().next().cloned();
         let keys = (requests.values().flat_map(|r| &r.keys))
@@ -154,8 +167,6 @@ fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
         return Some(facts(Operation::BatchGetItem, &table, None, keys));
     }
     if let Some(i) = input.downcast_mut::<BatchWriteItemInput>() {
-        i.return_consumed_capacity
-            .get_or_insert(ReturnConsumedCapacity::Total);
         let requests = i.request_items.as_ref()?;
         let table = requests.keys().next().cloned();
         let (mut keys, mut largest) = (Vec::new(), 0);
@@ -174,8 +185,6 @@ fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
         });
     }
     if let Some(i) = input.downcast_mut::<TransactGetItemsInput>() {
-        i.return_consumed_capacity
-            .get_or_insert(ReturnConsumedCapacity::Total);
         let gets = i
             .transact_items
             .iter()
@@ -186,8 +195,6 @@ fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
         return Some(facts(Operation::TransactGetItems, &table, None, keys));
     }
     if let Some(i) = input.downcast_mut::<TransactWriteItemsInput>() {
-        i.return_consumed_capacity
-            .get_or_insert(ReturnConsumedCapacity::Total);
         let (mut table, mut keys, mut largest) = (None, Vec::new(), 0);
         for item in i.transact_items.iter().flatten() {
             let (name, key) = if let Some(put) = &item.put {

@@ -36,7 +36,7 @@
 
 mod config;
 mod detect;
-mod extract;
+pub(crate) mod extract;
 mod interceptor;
 mod record;
 mod report;

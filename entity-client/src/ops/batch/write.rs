@@ -346,7 +346,13 @@ impl IntoFuture for BatchWrite {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+        let span = crate::trace::span(crate::trace::Op {
+            operation: "batch_write",
+            entity: "-",
+            table: &self.client.inner.table,
+            index: None,
+        });
+        crate::trace::traced(span, self.send())
     }
 }
 
