@@ -37,14 +37,35 @@
 //! Every operation fails with one [`Error`] type whose variants say what
 //! happened to the data; nothing the server or the caller sends makes it
 //! panic.
+//!
+//! # Guides
+//!
+//! [`guide::attributes`] (every attribute of the derives),
+//! [`guide::paging`] (`limit`, `page_size` and cursors), [`guide::recipes`]
+//! (one-to-many, many-to-many, uniqueness, time series). `cargo doc --open`
+//! on your own crate documents the API the derive generated for your
+//! entities.
+//!
+//! # Features
+//!
+//! None is on by default.
+//!
+//! | feature | brings |
+//! |---|---|
+//! | `embedded` | [`EmbeddedDynamo`]: an in-process DynamoDB-compatible server (dynoxide, SQLite in memory) on `127.0.0.1`, for tests and examples; adds tokio's `net` |
+//! | `chrono` | `chrono::DateTime<Utc>` as key composites, attributes and managed timestamps |
+//! | `time` | `time::OffsetDateTime` likewise |
+//! | `tracing` | a `tracing` span per operation with its cost: requests, retries, capacity, items |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
 mod cursor;
 #[cfg(feature = "embedded")]
 mod embedded;
+pub mod guide;
 mod engine;
 mod error;
 mod keys;
@@ -56,6 +77,7 @@ mod trace;
 
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded")))]
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
 pub use engine::{Capabilities, Engine};
 pub use entity_core::*;

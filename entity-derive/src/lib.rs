@@ -18,7 +18,10 @@ mod model;
 use proc_macro::TokenStream;
 
 /// Derives `Entity`: key composers, parsers and guards, typed query
-/// accessors, item conversion and the static model. See `entity_core`.
+/// accessors, item conversion and the static model.
+///
+/// Every attribute it reads (`#[entity(..)]`, `#[pk(..)]`, `#[sk(..)]`,
+/// `#[index(..)]`) is described in `entity_client::guide::attributes`.
 #[proc_macro_derive(Entity, attributes(entity, pk, sk, index))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

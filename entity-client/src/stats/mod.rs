@@ -2,12 +2,11 @@
 //! hot, which keys are throttled, where scans, filters and unbounded
 //! queries waste capacity, which items near the 400 KB limit.
 //!
-//! [`Client::with_stats`] installs an SDK interceptor ([`interceptor`]) on
-//! a copy of the client's SDK client; every request then passes its facts
-//! (read from the typed input and output, [`extract`]) to a recorder that
-//! keeps a sliding window of bounded size ([`window`]). [`Stats::report`]
-//! runs the detectors ([`detect`]) over the window and returns typed
-//! findings with recommendations ([`report`]).
+//! [`Client::with_stats`] installs an SDK interceptor on a copy of the
+//! client's SDK client; every request then passes its facts (read from the
+//! typed input and output) to a recorder that keeps a sliding window of
+//! bounded size. [`Stats::report`] runs the detectors over the window and
+//! returns typed findings ([`Finding`]) with recommendations.
 //!
 //! ```
 //! # #[cfg(not(feature = "embedded"))] fn main() {}

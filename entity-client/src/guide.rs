@@ -1,0 +1,14 @@
+//! Guides: pages of prose and complete examples, beside the API reference.
+//!
+//! * [`attributes`]: every attribute of the derives, and what it generates.
+//! * [`paging`]: how `limit`, `page_size` and cursors interact.
+//! * [`recipes`]: one-to-many, many-to-many, uniqueness, time series.
+
+#[doc = include_str!("../docs/attributes.md")]
+pub mod attributes {}
+
+#[doc = include_str!("../docs/paging.md")]
+pub mod paging {}
+
+#[doc = include_str!("../docs/recipes.md")]
+pub mod recipes {}
