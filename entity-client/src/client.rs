@@ -73,6 +73,8 @@ pub(crate) struct Inner {
     pub(crate) stats: Option<crate::stats::Stats>,
     /// The tenant of a tenant client ([`Client::tenant`]).
     pub(crate) tenant: Option<Arc<str>>,
+    /// The tenant clients made from this client, for reuse.
+    pub(crate) tenants: crate::tenancy::TenantCache,
 }
 
 /// Where the client reads the time it writes into `created_at` and
@@ -136,6 +138,7 @@ impl Client {
                 engine: crate::Engine::default(),
                 stats: None,
                 tenant: None,
+                tenants: Default::default(),
             }),
         }
     }

@@ -37,6 +37,7 @@ fn bare(id: &str, part: &str) -> Bare {
 /// sending, and write nothing.
 async fn refused_everywhere<
     E: Entity
+        + entity_client::NotTenant
         + entity_client::WithoutUnique
         + entity_client::WithoutVersion
         + Clone

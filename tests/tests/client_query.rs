@@ -49,7 +49,7 @@ async fn tasks_table() -> (TestTable, Vec<Task>) {
 }
 
 /// Waits until a global index shows `count` items for `query`.
-async fn settle<E: Entity + Send + 'static>(
+async fn settle<E: Entity + entity_client::NotTenant + Send + 'static>(
     client: &Client,
     query: impl Into<entity_client::Query<E>>,
     count: usize,
@@ -78,7 +78,7 @@ async fn query_ids(request: QueryRequest<Task>) -> Vec<String> {
 
 /// Every item of a query, one `.await`ed page at a time, resumed with the
 /// previous page's cursor; each page holds at most `limit` items.
-async fn by_cursor<E: Entity + Send + 'static>(
+async fn by_cursor<E: Entity + entity_client::NotTenant + Send + 'static>(
     limit: usize,
     request: impl Fn(Option<String>) -> QueryRequest<E>,
 ) -> Vec<E> {

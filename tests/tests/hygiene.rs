@@ -42,6 +42,17 @@ mod shadowed {
     }
 
     #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", tenant = tenant_id)]
+    #[pk(format = "T#{tenant_id}")]
+    #[sk(id)]
+    #[index(by_kind(gsi = "gsi2", pk(tenant_id, kind), sk(id)))]
+    pub struct Tenanted {
+        pub tenant_id: std::string::String,
+        pub id: Id,
+        pub kind: Kind,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
     #[entity(schema = "hygiene")]
     #[pk(id)]
     #[index(by_group(gsi = "gsi9", collection = "group", clustered, pk(group), sk(id)))]
@@ -175,6 +186,19 @@ fn shadowed_prelude_names_do_not_break_generated_code() {
         .n(1)
         .id_eq(shadowed::Id("x".into()));
     assert_eq!(q.index_name(), Some("gsi1"));
+}
+
+#[test]
+fn shadowed_names_do_not_break_tenancy() {
+    use entity_core::{KeyTenant, TenantEntity};
+    let key = shadowed::Tenanted::tenant_key(shadowed::Id("a".into())).for_tenant("t1");
+    assert_eq!(key.pk, "T#t1");
+    assert_eq!(
+        <shadowed::Tenanted as TenantEntity>::key_tenant("pk", "T#t1"),
+        KeyTenant::Tenant("t1".into())
+    );
+    let q = shadowed::Tenanted::tenant_by_kind(shadowed::Kind::A).build();
+    assert_eq!(q.index_name(), Some("gsi2"));
 }
 
 #[test]

@@ -254,7 +254,7 @@ fn keys(item: &Item, attributes: &[&str]) -> Vec<String> {
         .collect()
 }
 
-async fn query_all<E: Entity + Send + 'static>(
+async fn query_all<E: Entity + entity_client::NotTenant + Send + 'static>(
     client: &Client,
     query: impl Into<entity_client::Query<E>>,
 ) -> Vec<E> {

@@ -54,7 +54,10 @@ impl Client {
     ///
     /// Also sends a collection query (`TenantMembers::query("t-acme")`),
     /// whose items are the union of its members.
-    pub fn query<E: Readable + entity_core::NotTenant>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
+    pub fn query<E: Readable + entity_core::NotTenant>(
+        &self,
+        query: impl Into<Query<E>>,
+    ) -> QueryRequest<E> {
         self.query_any(query)
     }
 

@@ -206,7 +206,11 @@ impl TransactWrite {
     }
 
     /// Writes a whole item if `condition` holds.
-    pub fn put_if<E: WithoutUnique + entity_core::NotTenant>(self, entity: &E, condition: Condition<E>) -> Self {
+    pub fn put_if<E: WithoutUnique + entity_core::NotTenant>(
+        self,
+        entity: &E,
+        condition: Condition<E>,
+    ) -> Self {
         self.whole(entity, Mode::Replace, Some(condition))
     }
 
@@ -255,7 +259,11 @@ impl TransactWrite {
 
     /// Requires `condition` to hold on an item the transaction does not
     /// write.
-    pub fn condition_check<E: Entity + entity_core::NotTenant>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
+    pub fn condition_check<E: Entity + entity_core::NotTenant>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Condition<E>,
+    ) -> Self {
         self.keyed(key, |table, key| {
             let check = ConditionCheck::builder()
                 .table_name(table)

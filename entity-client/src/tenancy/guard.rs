@@ -48,8 +48,16 @@ pub(crate) struct Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.found {
-            Some(found) => write!(f, "tenant {:?} cannot address tenant {found:?}", self.expected),
-            None => write!(f, "tenant {:?} cannot address keys of no tenant", self.expected),
+            Some(found) => write!(
+                f,
+                "tenant {:?} cannot address tenant {found:?}",
+                self.expected
+            ),
+            None => write!(
+                f,
+                "tenant {:?} cannot address keys of no tenant",
+                self.expected
+            ),
         }
     }
 }
@@ -164,7 +172,10 @@ impl Scope {
             .expression_attribute_values
             .as_ref()
             .unwrap_or(&no_values);
-        let condition = input.key_condition_expression.as_deref().unwrap_or_default();
+        let condition = input
+            .key_condition_expression
+            .as_deref()
+            .unwrap_or_default();
         let equalities = condition.split(" AND ").filter_map(|clause| {
             let clause = clause.trim().trim_start_matches('(').trim_end_matches(')');
             let (name, value) = clause.split_once(" = ")?;
@@ -179,7 +190,10 @@ impl Scope {
     }
 
     /// Checks one request's typed input.
-    fn check_input(&self, input: &aws_smithy_runtime_api::client::interceptors::context::Input) -> Result<(), Refusal> {
+    fn check_input(
+        &self,
+        input: &aws_smithy_runtime_api::client::interceptors::context::Input,
+    ) -> Result<(), Refusal> {
         if let Some(i) = input.downcast_ref::<GetItemInput>() {
             return self.check_map(i.key.as_ref());
         }
@@ -199,43 +213,35 @@ impl Scope {
             return Err(self.refusal(None));
         }
         if let Some(i) = input.downcast_ref::<BatchGetItemInput>() {
-            let keys = i.request_items.iter().flatten().flat_map(|(_, k)| &k.keys);
-            return keys.map(|key| self.check_map(Some(key))).collect();
+            let mut keys = i.request_items.iter().flatten().flat_map(|(_, k)| &k.keys);
+            return keys.try_for_each(|key| self.check_map(Some(key)));
         }
         if let Some(i) = input.downcast_ref::<BatchWriteItemInput>() {
-            let requests = i.request_items.iter().flatten().flat_map(|(_, r)| r);
-            return requests
-                .map(|r| match (&r.put_request, &r.delete_request) {
-                    (Some(put), _) => self.check_map(Some(&put.item)),
-                    (None, Some(delete)) => self.check_map(Some(&delete.key)),
-                    (None, None) => Err(self.refusal(None)),
-                })
-                .collect();
+            let mut requests = i.request_items.iter().flatten().flat_map(|(_, r)| r);
+            return requests.try_for_each(|r| match (&r.put_request, &r.delete_request) {
+                (Some(put), _) => self.check_map(Some(&put.item)),
+                (None, Some(delete)) => self.check_map(Some(&delete.key)),
+                (None, None) => Err(self.refusal(None)),
+            });
         }
         if let Some(i) = input.downcast_ref::<TransactWriteItemsInput>() {
-            return i
-                .transact_items
-                .iter()
-                .flatten()
-                .map(|item| {
-                    let map = item
-                        .put
-                        .as_ref()
-                        .map(|p| &p.item)
-                        .or(item.update.as_ref().map(|u| &u.key))
-                        .or(item.delete.as_ref().map(|d| &d.key))
-                        .or(item.condition_check.as_ref().map(|c| &c.key));
-                    self.check_map(map)
-                })
-                .collect();
+            return i.transact_items.iter().flatten().try_for_each(|item| {
+                let map = item
+                    .put
+                    .as_ref()
+                    .map(|p| &p.item)
+                    .or(item.update.as_ref().map(|u| &u.key))
+                    .or(item.delete.as_ref().map(|d| &d.key))
+                    .or(item.condition_check.as_ref().map(|c| &c.key));
+                self.check_map(map)
+            });
         }
         if let Some(i) = input.downcast_ref::<TransactGetItemsInput>() {
             return i
                 .transact_items
                 .iter()
                 .flatten()
-                .map(|item| self.check_map(item.get.as_ref().map(|g| &g.key)))
-                .collect();
+                .try_for_each(|item| self.check_map(item.get.as_ref().map(|g| &g.key)));
         }
         Ok(()) // table operations name no item
     }
@@ -328,10 +334,19 @@ mod tests {
     fn queries_are_checked_on_their_partition_and_start_key() {
         let scope = scope();
         assert_eq!(scope.check_query(&query("PRODUCT#a", None)), Ok(()));
-        assert_eq!(scope.check_query(&query("PRODUCT#b", None)), refused(Some("b")));
+        assert_eq!(
+            scope.check_query(&query("PRODUCT#b", None)),
+            refused(Some("b"))
+        );
         let foreign_start = Some(key("PRODUCT#b"));
-        assert_eq!(scope.check_query(&query("PRODUCT#a", foreign_start)), refused(Some("b")));
-        assert_eq!(scope.check_query(&query("PRODUCT#a", Some(key("PRODUCT#a")))), Ok(()));
+        assert_eq!(
+            scope.check_query(&query("PRODUCT#a", foreign_start)),
+            refused(Some("b"))
+        );
+        assert_eq!(
+            scope.check_query(&query("PRODUCT#a", Some(key("PRODUCT#a")))),
+            Ok(())
+        );
     }
 
     #[test]
@@ -343,7 +358,11 @@ mod tests {
                 _ => KeyTenant::NotTenantKey,
             }
         }
-        scope.readers.write().unwrap().push((TypeId::of::<u8>(), other as Reader));
+        scope
+            .readers
+            .write()
+            .unwrap()
+            .push((TypeId::of::<u8>(), other as Reader));
         assert_eq!(scope.check_map(Some(&key("PRODUCT#a"))), refused(Some("b")));
     }
 
@@ -361,7 +380,10 @@ mod tests {
                 Some(&self.0)
             }
         }
-        let refusal = Refusal { expected: "a".into(), found: None };
+        let refusal = Refusal {
+            expected: "a".into(),
+            found: None,
+        };
         assert_eq!(Refusal::find(&Outer(refusal.clone())), Some(&refusal));
     }
 }

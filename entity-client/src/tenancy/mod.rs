@@ -26,7 +26,8 @@ use crate::{Client, Error};
 use entity_core::tenant::{fill_tenant, has_tenant_hole};
 use entity_core::{Entity, IntoTenantKey, PrimaryKey, Query, Readable, TenantEntity};
 use guard::{Scope, TenantGuard};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// A client scoped to one tenant: reads and writes of tenant entities
 /// (`#[entity(tenant = ..)]`) address only that tenant's partitions.
@@ -70,11 +71,22 @@ pub struct TenantClient {
 }
 
 impl Client {
-    /// A client scoped to `tenant` (see [`TenantClient`]). Cheap: it shares
-    /// this client's connections and settings, behind an SDK client of its
-    /// own that checks each request.
-    pub fn tenant(&self, tenant: impl Into<String>) -> TenantClient {
-        let tenant: Arc<str> = Arc::from(tenant.into());
+    /// A client scoped to `tenant` (see [`TenantClient`]). It shares this
+    /// client's connections and settings, behind an SDK client of its own
+    /// that checks each request; this client keeps the tenant clients it
+    /// made (up to 4,096 tenants) and hands them out again, so asking
+    /// for a tenant's client on every request is cheap.
+    pub fn tenant(&self, tenant: impl AsRef<str>) -> TenantClient {
+        let tenant = tenant.as_ref();
+        if let Some(cached) = self.inner.tenants.get(tenant) {
+            return cached;
+        }
+        let scoped = self.new_tenant(Arc::from(tenant));
+        self.inner.tenants.put(scoped.clone());
+        scoped
+    }
+
+    fn new_tenant(&self, tenant: Arc<str>) -> TenantClient {
         let scope = Arc::new(Scope::new(tenant.clone()));
         let guard = TenantGuard {
             scope: scope.clone(),
@@ -226,6 +238,36 @@ impl TenantClient {
     }
 }
 
+/// The tenant clients a client made, by tenant. A client derived with
+/// other settings (`with_table`, `with_stats`, ...) starts with none: a
+/// clone of the cache is empty.
+#[derive(Debug, Default)]
+pub(crate) struct TenantCache(Mutex<HashMap<Arc<str>, TenantClient>>);
+
+/// Tenants kept before the cache starts over.
+const CACHED_TENANTS: usize = 4096;
+
+impl Clone for TenantCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl TenantCache {
+    fn get(&self, tenant: &str) -> Option<TenantClient> {
+        self.0.lock().ok()?.get(tenant).cloned()
+    }
+
+    fn put(&self, scoped: TenantClient) {
+        if let Ok(mut tenants) = self.0.lock() {
+            if tenants.len() >= CACHED_TENANTS {
+                tenants.clear();
+            }
+            tenants.insert(scoped.scope.tenant.clone(), scoped);
+        }
+    }
+}
+
 /// A tenant-free query's partition key, completed with `tenant`; every
 /// other part kept.
 fn complete_query<E>(query: Query<E>, tenant: &str) -> Query<E> {
@@ -317,7 +359,10 @@ impl CrossTenant<'_> {
     }
 
     /// [`Client::batch_get`], for any entity.
-    pub fn batch_get<E: Entity>(&self, keys: impl IntoIterator<Item = PrimaryKey<E>>) -> BatchGet<E> {
+    pub fn batch_get<E: Entity>(
+        &self,
+        keys: impl IntoIterator<Item = PrimaryKey<E>>,
+    ) -> BatchGet<E> {
         self.client.batch_get_any(keys)
     }
 }
@@ -338,11 +383,10 @@ mod tests {
             .with_sort("gsi1sk", SortCondition::BeginsWith("cat_".into()))
             .descending()
             .limit(7);
-        let expected: Query<Product> =
-            Query::new(Some("gsi1"), "gsi1pk", "PRODUCT#a%23b".into())
-                .with_sort("gsi1sk", SortCondition::BeginsWith("cat_".into()))
-                .descending()
-                .limit(7);
+        let expected: Query<Product> = Query::new(Some("gsi1"), "gsi1pk", "PRODUCT#a%23b".into())
+            .with_sort("gsi1sk", SortCondition::BeginsWith("cat_".into()))
+            .descending()
+            .limit(7);
         assert_eq!(complete_query(free, "a#b"), expected);
         // A whole query is left as it is (the guard checks it).
         assert_eq!(complete_query(expected.clone(), "other"), expected);

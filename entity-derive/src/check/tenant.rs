@@ -42,7 +42,11 @@ fn holds(key: &Key, field: usize) -> bool {
 /// partition key.)
 fn every_index_partition_holds_the_tenant(cx: &Ctxt, entity: &Entity, field: usize) {
     let name = entity.fields[field].ident;
-    for index in entity.indexes.iter().filter(|i| i.kind == IndexKind::Global) {
+    for index in entity
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Global)
+    {
         let held = match &index.multi_attribute {
             Some(multi) => multi.pk.iter().any(|a| a.field == field),
             None => holds(&index.pk, field),

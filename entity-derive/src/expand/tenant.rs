@@ -123,7 +123,13 @@ fn tenant_free_fns(entity: &Entity, field: usize) -> TokenStream {
     let mut out = TokenStream::new();
     // `key`'s parameters: the partition key's composites, then the sort
     // key's that are not in the partition key.
-    let mut key_fields: Vec<usize> = entity.primary.pk.composites.iter().map(|c| c.field).collect();
+    let mut key_fields: Vec<usize> = entity
+        .primary
+        .pk
+        .composites
+        .iter()
+        .map(|c| c.field)
+        .collect();
     for c in entity.primary.sk.iter().flat_map(|sk| &sk.composites) {
         if !key_fields.contains(&c.field) {
             key_fields.push(c.field);

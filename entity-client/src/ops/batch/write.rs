@@ -187,7 +187,10 @@ impl BatchWrite {
     /// BatchWriteItem takes no conditions, so entities with an
     /// optimistic-lock version or unique constraints are refused at compile
     /// time: write those one by one or in a transaction.
-    pub fn put<E: WithoutUnique + WithoutVersion + entity_core::NotTenant>(self, entity: &E) -> Self {
+    pub fn put<E: WithoutUnique + WithoutVersion + entity_core::NotTenant>(
+        self,
+        entity: &E,
+    ) -> Self {
         let request = put_request(&self.client, entity);
         self.push::<E>(request)
     }
