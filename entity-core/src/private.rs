@@ -1,6 +1,7 @@
 //! Helpers called by generated code. Not a public API: names and signatures
 //! change without notice.
 
+#[cfg(feature = "serde")]
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
 pub use crate::key::bucket::{
     Bucket, BucketArg, BUCKET_DAY, BUCKET_HOUR, BUCKET_MONTH, BUCKET_YEAR,
@@ -275,7 +276,52 @@ pub fn read_field<T: FromAttribute>(
     }
 }
 
+/// Proves a `#[entity(serde)]` field can be stored. With the `serde`
+/// feature it always can (serde's own bounds speak at the conversion);
+/// without it, this is the one error, naming the feature.
+#[cfg(feature = "serde")]
+#[inline(always)]
+pub const fn assert_serde_field<T: ?Sized>() {}
+
+/// What a `#[entity(serde)]` field needs without the `serde` feature:
+/// implemented by nothing.
+#[cfg(not(feature = "serde"))]
+#[diagnostic::on_unimplemented(
+    message = "`#[entity(serde)]` on a `{Self}` field needs the `serde` feature",
+    label = "this field is stored through serde",
+    note = "enable the feature: `features = [\"serde\"]` on the `entity-client` (or `entity-core`) dependency"
+)]
+pub trait SerdeFeature {}
+
+/// [`assert_serde_field`] without the feature: fails for every type.
+#[cfg(not(feature = "serde"))]
+#[inline(always)]
+pub const fn assert_serde_field<T: ?Sized + SerdeFeature>() {}
+
+/// Without the `serde` feature: never called, since
+/// [`assert_serde_field`] refuses the entity first.
+#[cfg(not(feature = "serde"))]
+pub fn to_serde_attribute<T: ?Sized>(_: &T) -> Result<Option<AttributeValue>, AttributeError> {
+    Err(AttributeError::Invalid("the `serde` feature is off".into()))
+}
+
+/// Without the `serde` feature: never called, since
+/// [`assert_serde_field`] refuses the entity first.
+#[cfg(not(feature = "serde"))]
+pub fn read_serde_field<T>(
+    _: Option<AttributeValue>,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T, DecodeError> {
+    Err(DecodeError::Attribute {
+        entity,
+        attribute,
+        source: AttributeError::Invalid("the `serde` feature is off".into()),
+    })
+}
+
 /// Reads one `#[entity(serde)]` field from the attribute found for it.
+#[cfg(feature = "serde")]
 #[inline]
 pub fn read_serde_field<T: serde::de::DeserializeOwned>(
     value: Option<AttributeValue>,

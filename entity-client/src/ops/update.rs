@@ -109,7 +109,8 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
     }
 
     /// `SET attr = value` for a field stored through serde
-    /// (`#[entity(serde)]`).
+    /// (`#[entity(serde)]`). (Feature `serde`.)
+    #[cfg(feature = "serde")]
     pub fn set_serde<T: serde::Serialize, M: Settable>(
         self,
         attr: Attr<E, T, M>,

@@ -119,6 +119,7 @@ pub(crate) fn wrong_type(expected: &'static str, found: &AttributeValue) -> Attr
 
 /// Stores a serde value as an attribute through `serde_dynamo` (fields
 /// marked `#[entity(serde)]`).
+#[cfg(feature = "serde")]
 pub fn to_serde_attribute<T: serde::Serialize + ?Sized>(
     value: &T,
 ) -> Result<Option<AttributeValue>, AttributeError> {
@@ -131,6 +132,7 @@ pub fn to_serde_attribute<T: serde::Serialize + ?Sized>(
 
 /// Reads a serde value back through `serde_dynamo` (fields marked
 /// `#[entity(serde)]`).
+#[cfg(feature = "serde")]
 pub fn from_serde_attribute<T: serde::de::DeserializeOwned>(
     value: AttributeValue,
 ) -> Result<T, AttributeError> {
@@ -139,6 +141,7 @@ pub fn from_serde_attribute<T: serde::de::DeserializeOwned>(
 
 /// The value of an absent `#[entity(serde)]` attribute: whatever serde makes
 /// of `NULL` (so `Option` fields read as `None`).
+#[cfg(feature = "serde")]
 pub fn serde_from_missing<T: serde::de::DeserializeOwned>() -> Option<T> {
     serde_dynamo::from_attribute_value(AttributeValue::Null(true)).ok()
 }

@@ -128,7 +128,8 @@ impl<E> Update<E> {
 
     /// `SET attr = value` for a field stored through serde
     /// (`#[entity(serde)]`); a value serde writes as null removes the
-    /// attribute.
+    /// attribute. (Feature `serde`.)
+    #[cfg(feature = "serde")]
     pub fn set_serde<T: serde::Serialize, M: Settable>(
         mut self,
         attr: Attr<E, T, M>,

@@ -313,6 +313,12 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
     let composites = super::composite_field_set(entity);
     let mut checks = TokenStream::new();
     for (f, field) in entity.fields.iter().enumerate() {
+        if field.serde && !composites.contains(&f) {
+            let ty = field.ty;
+            checks.extend(quote_spanned! {ty.span()=>
+                #krate::__private::assert_serde_field::<#ty>();
+            });
+        }
         // A TTL field is stored as epoch seconds, checked as `TtlValue`.
         if composites.contains(&f) || field.serde || super::lifecycle::is_ttl_field(entity, f) {
             continue;

@@ -1,5 +1,5 @@
-//! A timestamp key composite without its crate feature: one error, naming
-//! the feature.
+//! A timestamp key composite, or a serde field, without its crate feature:
+//! one error, naming the feature.
 
 #[test]
 fn ui() {

@@ -1,10 +1,11 @@
 //! Where a migration stands, per scan segment, in a form users persist
-//! (serde: JSON or anything else) and hand back to resume.
+//! (JSON, or anything serde writes with the `serde` feature) and hand back
+//! to resume.
 
 use crate::error::{Error, Result, ValidationError};
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Entity, Item};
-use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 /// How far a migration got: for each scan segment, whether it has started,
@@ -20,12 +21,17 @@ use std::collections::BTreeMap;
 /// use entity_client::MigrationCheckpoint;
 ///
 /// let checkpoint = MigrationCheckpoint::start("Task", 4);
-/// let saved = serde_json::to_string(&checkpoint).unwrap();
-/// let restored: MigrationCheckpoint = serde_json::from_str(&saved).unwrap();
+/// let saved = checkpoint.to_json();
+/// let restored = MigrationCheckpoint::from_json(&saved)?;
 /// assert_eq!(restored, checkpoint);
 /// assert!(!restored.is_complete());
+/// # Ok::<(), entity_client::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// With the `serde` feature it also implements serde's `Serialize` and
+/// `Deserialize`, writing the same JSON as [`to_json`](Self::to_json).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MigrationCheckpoint {
     /// The entity migrated (its stored name).
     pub entity: String,
@@ -34,8 +40,9 @@ pub struct MigrationCheckpoint {
 }
 
 /// Where one scan segment stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SegmentCheckpoint {
     /// Not started.
     Start,
@@ -47,7 +54,8 @@ pub enum SegmentCheckpoint {
 }
 
 /// A table key attribute's value in a checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KeyValue {
     /// A string (`S`).
     S(String),
@@ -62,6 +70,82 @@ impl MigrationCheckpoint {
             entity: entity.into(),
             segments: vec![SegmentCheckpoint::Start; segments],
         }
+    }
+
+    /// The checkpoint as JSON: `{"entity": "Task", "segments": ["start",
+    /// {"after": {"pk": {"S": ".."}}}, "done"]}`.
+    pub fn to_json(&self) -> String {
+        let segments: Vec<Value> = self
+            .segments
+            .iter()
+            .map(|segment| match segment {
+                SegmentCheckpoint::Start => json!("start"),
+                SegmentCheckpoint::Done => json!("done"),
+                SegmentCheckpoint::After(key) => {
+                    let key: Map<String, Value> = key
+                        .iter()
+                        .map(|(name, value)| {
+                            let value = match value {
+                                KeyValue::S(text) => json!({ "S": text }),
+                                KeyValue::N(text) => json!({ "N": text }),
+                            };
+                            (name.clone(), value)
+                        })
+                        .collect();
+                    json!({ "after": key })
+                }
+            })
+            .collect();
+        json!({ "entity": self.entity, "segments": segments }).to_string()
+    }
+
+    /// Reads back what [`to_json`](Self::to_json) wrote; anything else is
+    /// `Error::Validation`.
+    pub fn from_json(json: &str) -> Result<Self> {
+        let invalid = |why: &str| {
+            Error::from(ValidationError::InvalidRequest(format!(
+                "not a migration checkpoint: {why}"
+            )))
+        };
+        let value: Value = serde_json::from_str(json).map_err(|e| invalid(&e.to_string()))?;
+        let entity = value
+            .get("entity")
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid("no entity"))?;
+        let segments = value
+            .get("segments")
+            .and_then(Value::as_array)
+            .ok_or_else(|| invalid("no segments"))?
+            .iter()
+            .map(|segment| match segment {
+                Value::String(s) if s == "start" => Ok(SegmentCheckpoint::Start),
+                Value::String(s) if s == "done" => Ok(SegmentCheckpoint::Done),
+                Value::Object(o) if o.len() == 1 => {
+                    let key = o
+                        .get("after")
+                        .and_then(Value::as_object)
+                        .ok_or_else(|| invalid("a segment is not start, after or done"))?;
+                    let key = key
+                        .iter()
+                        .map(|(name, value)| {
+                            let typed = value.as_object().filter(|t| t.len() == 1);
+                            let text = |tag: &str| typed?.get(tag)?.as_str().map(str::to_owned);
+                            match (text("S"), text("N")) {
+                                (Some(s), None) => Ok((name.clone(), KeyValue::S(s))),
+                                (None, Some(n)) => Ok((name.clone(), KeyValue::N(n))),
+                                _ => Err(invalid("a key value is not {\"S\": ..} or {\"N\": ..}")),
+                            }
+                        })
+                        .collect::<Result<BTreeMap<_, _>>>()?;
+                    Ok(SegmentCheckpoint::After(key))
+                }
+                _ => Err(invalid("a segment is not start, after or done")),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            entity: entity.to_owned(),
+            segments,
+        })
     }
 
     /// Whether every segment is done.

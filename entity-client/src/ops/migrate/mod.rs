@@ -47,10 +47,10 @@ const WRITES_IN_FLIGHT: usize = 8;
 /// # async fn demo(client: Client, saved: Option<String>) -> Result<(), Box<dyn std::error::Error>> {
 /// let mut migration = client.migrate::<Task>().segments(4).on_progress(|p| {
 ///     eprintln!("{} scanned, {} rewritten", p.counts.scanned, p.counts.rewritten);
-///     // persist serde_json::to_string(&p.checkpoint) to resume after a crash
+///     // persist p.checkpoint.to_json() to resume after a crash
 /// });
 /// if let Some(saved) = saved {
-///     migration = migration.resume(serde_json::from_str(&saved)?);
+///     migration = migration.resume(entity_client::MigrationCheckpoint::from_json(&saved)?);
 /// }
 /// let report = migration.await?;
 /// assert!(report.checkpoint.is_complete());
