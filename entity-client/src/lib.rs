@@ -48,14 +48,15 @@
 //!
 //! # Features
 //!
-//! None is on by default.
-//!
 //! | feature | brings |
 //! |---|---|
+//! | `default-https-client` (default) | the SDK's default HTTPS client, which [`local_sdk_client`] and `aws-config` clients use; off, you give the SDK client an HTTP client of your own |
+//! | `behavior-version-latest` (default) | SDK configs default to the latest behavior version |
 //! | `embedded` | [`EmbeddedDynamo`]: an in-process DynamoDB-compatible server (dynoxide, SQLite in memory) on `127.0.0.1`, for tests and examples; adds tokio's `net` |
 //! | `chrono` | `chrono::DateTime<Utc>` as key composites, attributes and managed timestamps |
 //! | `time` | `time::OffsetDateTime` likewise |
 //! | `tracing` | a `tracing` span per operation with its cost: requests, retries, capacity, items |
+//! | `serde` | `#[entity(serde)]` fields (nested types through `serde_dynamo`), `set_serde` in updates, serde's traits on `MigrationCheckpoint` |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
