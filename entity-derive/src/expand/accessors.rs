@@ -6,7 +6,6 @@
 //! `k + 1`, `priority_gt(v)` and friends end in a `Query`. An earlier
 //! composite cannot be skipped because no stage has a method for it.
 
-use super::keys::compose_block;
 use super::{key_names, key_params};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::{Span, TokenStream};
@@ -350,7 +349,7 @@ fn op_name(name: &Ident, suffix: &str) -> Ident {
 fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let _ = key_names(index, "sk");
+    let compose_of = key_names(index, "sk").compose_of;
     let types: Vec<_> = sk
         .composites
         .iter()
@@ -362,7 +361,8 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
         .map(|c| entity.fields[c.field].ident)
         .collect();
     let tuple = quote!((#(impl #krate::KeyArg<#types>),*));
-    let compose = compose_block(entity, sk);
+    // The key is composed by the entity's own composer, not inlined here.
+    let compose = quote!(#ident::#compose_of(#(#names),*));
     let q = quote!(#krate::Query<#ident>);
     let cmp = quote!(#krate::__private::Comparison);
     let ops = [

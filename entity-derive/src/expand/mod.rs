@@ -111,6 +111,11 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
         } else {
             quote!(#krate::ToAttribute + #krate::FromAttribute)
         };
+        // `String`, `bool` and the integers are keys and attributes in the
+        // runtime crate itself: a bound on them guards nothing.
+        if !natives.contains(&f) && is_builtin_scalar(ty) {
+            continue;
+        }
         let text = quote!(#ty: #bound).to_string();
         if !seen.contains(&text) {
             seen.push(text);
@@ -131,6 +136,22 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
         return TokenStream::new();
     }
     quote!(where #(#bounds),*)
+}
+
+/// A bare `String`, `bool` or integer type (no path, no generics), which
+/// the runtime crate implements every conversion and key trait for.
+fn is_builtin_scalar(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(ident) = path.path.get_ident() else {
+        return false;
+    };
+    path.qself.is_none()
+        && matches!(
+            ident.to_string().as_str(),
+            "String" | "bool" | "u8" | "u16" | "u32" | "u64" | "i8" | "i16" | "i32" | "i64"
+        )
 }
 
 /// The fields that are a composite of some key.
