@@ -230,7 +230,76 @@ fn serialize(key: &Item) -> Result<Vec<u8>, Error> {
 
 /// Seals a LastEvaluatedKey for the query with this fingerprint.
 pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Result<String, Error> {
-    let plaintext = serialize(key)?;
+    seal(secret, fingerprint, &serialize(key)?)
+}
+
+/// Where one shard of a sharded query stands.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ShardPosition {
+    /// Nothing of it delivered yet.
+    NotStarted,
+    /// Resume after this item (the last delivered from this shard: its key
+    /// attributes).
+    After(Item),
+    /// Every item of it delivered.
+    Done,
+}
+
+/// Seals the position of every shard of a sharded query: their count, then
+/// per shard a tag (0 not started, 1 done, 2 after a key) and the key.
+pub(crate) fn encode_shards(
+    secret: &[u8],
+    fingerprint: &[u8; 32],
+    positions: &[ShardPosition],
+) -> Result<String, Error> {
+    let count = u16::try_from(positions.len()).map_err(|_| invalid("too many shards"))?;
+    let mut plaintext = count.to_be_bytes().to_vec();
+    for position in positions {
+        match position {
+            ShardPosition::NotStarted => plaintext.push(0),
+            ShardPosition::Done => plaintext.push(1),
+            ShardPosition::After(key) => {
+                plaintext.push(2);
+                plaintext.extend(serialize(key)?);
+            }
+        }
+    }
+    seal(secret, fingerprint, &plaintext)
+}
+
+/// Opens a cursor made by [`encode_shards`] for the same query and secret.
+pub(crate) fn decode_shards(
+    secret: &[u8],
+    fingerprint: &[u8; 32],
+    cursor: &str,
+) -> Result<Vec<ShardPosition>, Error> {
+    let plaintext = open(secret, fingerprint, cursor)?;
+    let [high, low, rest @ ..] = plaintext.as_slice() else {
+        return Err(invalid("truncated"));
+    };
+    let mut rest = rest;
+    let count = u16::from_be_bytes([*high, *low]);
+    let mut positions = Vec::with_capacity(usize::from(count));
+    for _ in 0..count {
+        let [tag, tail @ ..] = rest else {
+            return Err(invalid("truncated"));
+        };
+        rest = tail;
+        positions.push(match tag {
+            0 => ShardPosition::NotStarted,
+            1 => ShardPosition::Done,
+            2 => ShardPosition::After(take_key(&mut rest)?),
+            _ => return Err(invalid("unknown shard position")),
+        });
+    }
+    if !rest.is_empty() {
+        return Err(invalid("trailing bytes"));
+    }
+    Ok(positions)
+}
+
+/// Seals a plaintext for the query with this fingerprint.
+fn seal(secret: &[u8], fingerprint: &[u8; 32], plaintext: &[u8]) -> Result<String, Error> {
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::fill(&mut nonce)
         .map_err(|_| invalid("the operating system gave no randomness for its nonce"))?;
@@ -239,7 +308,7 @@ pub(crate) fn encode(secret: &[u8], fingerprint: &[u8; 32], key: &Item) -> Resul
         .encrypt(
             XNonce::from_slice(&nonce),
             Payload {
-                msg: &plaintext,
+                msg: plaintext,
                 aad: &aad,
             },
         )
@@ -268,6 +337,11 @@ fn take_text(rest: &mut &[u8]) -> Result<String, Error> {
 
 /// Opens a cursor made by [`encode`] for the same query and secret.
 pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Result<Item, Error> {
+    deserialize(&open(secret, fingerprint, cursor)?)
+}
+
+/// The plaintext of a cursor sealed for this query and secret.
+fn open(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Result<Vec<u8>, Error> {
     let bytes = URL_SAFE_NO_PAD
         .decode(cursor.trim())
         .map_err(|_| invalid("not a cursor (bad encoding)"))?;
@@ -291,16 +365,26 @@ pub(crate) fn decode(secret: &[u8], fingerprint: &[u8; 32], cursor: &str) -> Res
             },
         )
         .map_err(|_| invalid("it was altered, or it belongs to another query"))?;
-    deserialize(&plaintext)
+    Ok(plaintext)
 }
 
 /// The key inside an opened cursor.
 fn deserialize(plaintext: &[u8]) -> Result<Item, Error> {
-    let [count, rest @ ..] = plaintext else {
+    let mut rest = plaintext;
+    let key = take_key(&mut rest)?;
+    if !rest.is_empty() {
+        return Err(invalid("trailing bytes"));
+    }
+    Ok(key)
+}
+
+/// One key, as [`serialize`] writes it, from the front of `rest`.
+fn take_key(input: &mut &[u8]) -> Result<Item, Error> {
+    let [count, tail @ ..] = *input else {
         return Err(invalid("truncated"));
     };
     let count = usize::from(*count);
-    let mut rest = rest;
+    let mut rest = tail;
     let mut key = Item::with_capacity(count);
     for _ in 0..count {
         let [kind, tail @ ..] = rest else {
@@ -316,9 +400,7 @@ fn deserialize(plaintext: &[u8]) -> Result<Item, Error> {
         };
         key.insert(name, value);
     }
-    if !rest.is_empty() {
-        return Err(invalid("trailing bytes"));
-    }
+    *input = rest;
     Ok(key)
 }
 
@@ -355,6 +437,20 @@ mod tests {
             .values(Some(&values))
             .unwrap()
             .finish()
+    }
+
+    #[test]
+    fn shard_positions_round_trip() {
+        let f = fingerprint(&["t", "sharded"]);
+        let positions = vec![
+            ShardPosition::After(key()),
+            ShardPosition::NotStarted,
+            ShardPosition::Done,
+            ShardPosition::After(key()),
+        ];
+        let cursor = encode_shards(b"secret", &f, &positions).unwrap();
+        assert_eq!(decode_shards(b"secret", &f, &cursor).unwrap(), positions);
+        assert!(decode_shards(b"secret", &fingerprint(&["t", "q"]), &cursor).is_err());
     }
 
     #[test]

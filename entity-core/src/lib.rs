@@ -86,7 +86,7 @@ pub use model::{
     VersionType,
 };
 pub use native_key::NativeKey;
-pub use query::{NativeCondition, NativeOp, Query, SortCondition};
+pub use query::{NativeCondition, NativeOp, Query, Sharding, SortCondition};
 pub use tenant::{
     IntoTenantKey, KeyTenant, NotTenant, Tenant, TenantEntity, TenantKey, TenantModel,
 };

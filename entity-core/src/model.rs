@@ -176,6 +176,18 @@ pub struct KeyModel {
     /// Stored as a DynamoDB number (`N`): `#[pk(user_id, number)]`, one
     /// integer written as plain decimal. Otherwise a string (`S`).
     pub number: bool,
+    /// A write-sharded partition key (`#[pk(status, shards = 10)]`): the
+    /// shard count and the suffix each shard's key ends with. `None` for
+    /// every other key.
+    pub shards: Option<crate::key::ShardSpec>,
+}
+
+impl KeyModel {
+    /// The number of shards of a sharded partition key (`None`: not
+    /// sharded).
+    pub fn shard_count(&self) -> Option<u16> {
+        self.shards.map(|spec| spec.count)
+    }
 }
 
 /// A stored field.
@@ -185,4 +197,11 @@ pub struct FieldModel {
     pub field: &'static str,
     /// The attribute name in DynamoDB.
     pub attribute: &'static str,
+}
+
+impl FieldModel {
+    /// Field `field`, stored in attribute `attribute`.
+    pub const fn new(field: &'static str, attribute: &'static str) -> Self {
+        Self { field, attribute }
+    }
 }

@@ -387,6 +387,13 @@ pub fn update_add_raw<E>(update: Update<E>, attribute: &str, n: AttributeValue) 
     update.add_raw(attribute, n)
 }
 
+/// Sets the sharded index keys `update`'s group setters recomposed, each in
+/// the shard the item's table key (`pk`, `sk`: empty when the table has no
+/// sort key) picks.
+pub fn resolve_shard_keys<E>(update: Update<E>, pk: &str, sk: &str) -> Update<E> {
+    update.resolve_shard_keys(pk, sk)
+}
+
 /// `REMOVE attribute` for an attribute the framework maintains.
 pub fn update_remove_raw<E>(update: Update<E>, attribute: &'static str) -> Update<E> {
     update.remove_raw(attribute)
@@ -400,6 +407,9 @@ pub trait IndexChangeSteps: Sized {
     fn field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
     /// Sets a recomposed key.
     fn key(self, attribute: &str, key: String) -> Self;
+    /// Sets a recomposed sharded partition key from its unsharded text; the
+    /// table key of the item updated picks the shard when it is sent.
+    fn shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self;
     /// Requires a table key composite to hold the value given.
     fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
     /// Sets an optional composite, or removes it for `None`.
@@ -428,6 +438,9 @@ impl<E> IndexChangeSteps for IndexChange<E> {
     }
     fn key(self, attribute: &str, key: String) -> Self {
         IndexChange::key(self, attribute, key)
+    }
+    fn shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self {
+        IndexChange::shard_key(self, attribute, base, spec)
     }
     fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
         IndexChange::guard(self, attribute, present(value.to_attribute_arg()))

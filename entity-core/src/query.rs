@@ -99,7 +99,38 @@ pub struct Query<E> {
     native: Vec<NativeCondition>,
     ascending: bool,
     limit: Option<u32>,
+    /// A sharded partition: `pk` is its unsharded text, and the client
+    /// reads every shard.
+    sharding: Option<Sharding>,
     entity: PhantomData<fn() -> E>,
+}
+
+/// What a query of a sharded partition needs: how shard keys are made, and
+/// the key attributes the client merges and resumes by.
+///
+/// ```
+/// use entity_core::key::ShardSpec;
+/// use entity_core::Sharding;
+/// use entity_core::Query;
+///
+/// struct Task;
+/// let spec = ShardSpec { count: 4, label: "#shard_", width: 1 };
+/// let q: Query<Task> = Query::new(Some("gsi1"), "gsi1pk", "$app#v1#task#status_Open".into())
+///     .sharded(Sharding { spec, sort_attribute: Some("gsi1sk"), table_keys: ("pk", Some("sk")) });
+/// assert_eq!(q.shard_count(), Some(4));
+/// assert_eq!(q.shard(3).partition_key(), ("gsi1pk", "$app#v1#task#status_Open#shard_3"));
+/// assert_eq!(q.shard(3).shard_count(), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sharding {
+    /// The shard count and suffix.
+    pub spec: crate::key::ShardSpec,
+    /// The index's sort key attribute, which orders the merged results
+    /// (`None`: the index has no sort key; results come shard by shard).
+    pub sort_attribute: Option<&'static str>,
+    /// The table's partition and sort key attributes: with the index's,
+    /// the key a shard's read resumes after.
+    pub table_keys: (&'static str, Option<&'static str>),
 }
 
 /// One clause of a multi-attribute key condition: an attribute compared
@@ -145,6 +176,7 @@ impl<E> std::fmt::Debug for Query<E> {
             .field("native", &self.native)
             .field("ascending", &self.ascending)
             .field("limit", &self.limit)
+            .field("sharding", &self.sharding)
             .finish()
     }
 }
@@ -159,6 +191,7 @@ impl<E> Clone for Query<E> {
             native: self.native.clone(),
             ascending: self.ascending,
             limit: self.limit,
+            sharding: self.sharding,
             entity: PhantomData,
         }
     }
@@ -174,6 +207,7 @@ impl<E> PartialEq for Query<E> {
             &self.native,
             self.ascending,
             self.limit,
+            self.sharding,
         ) == (
             other.index_name,
             other.pk_attribute,
@@ -182,6 +216,7 @@ impl<E> PartialEq for Query<E> {
             &other.native,
             other.ascending,
             other.limit,
+            other.sharding,
         )
     }
 }
@@ -197,6 +232,7 @@ impl<E> Query<E> {
             native: Vec::new(),
             ascending: true,
             limit: None,
+            sharding: None,
             entity: PhantomData,
         }
     }
@@ -240,6 +276,34 @@ impl<E> Query<E> {
     /// A multi-attribute key condition's clauses, in key order.
     pub fn native_conditions(&self) -> &[NativeCondition] {
         &self.native
+    }
+
+    /// Reads a sharded partition: `pk` (given to [`Query::new`]) is the
+    /// partition's unsharded text, and the client queries every shard
+    /// concurrently and merges their results in sort key order.
+    pub fn sharded(mut self, sharding: Sharding) -> Self {
+        self.sharding = Some(sharding);
+        self
+    }
+
+    /// The sharding of a sharded partition's query.
+    pub fn sharding(&self) -> Option<&Sharding> {
+        self.sharding.as_ref()
+    }
+
+    /// How many shards the query reads (`None`: one unsharded partition).
+    pub fn shard_count(&self) -> Option<u16> {
+        self.sharding.map(|s| s.spec.count)
+    }
+
+    /// The query of shard `shard` alone: its partition key carries the
+    /// shard suffix, and it is not sharded.
+    pub fn shard(&self, shard: u16) -> Self {
+        let mut query = self.clone();
+        if let Some(sharding) = query.sharding.take() {
+            query.pk = sharding.spec.key(&self.pk, shard);
+        }
+        query
     }
 
     /// Adds a sort key condition.

@@ -11,6 +11,7 @@ pub mod migrate;
 pub mod paging;
 pub mod query;
 pub mod scan;
+pub(crate) mod sharded;
 mod single;
 pub mod table;
 pub mod transact;

@@ -25,6 +25,7 @@ pub struct Page<E> {
 }
 
 /// The request a page is read with.
+#[derive(Clone)]
 pub(crate) enum Source {
     Query {
         index_name: Option<String>,
@@ -53,6 +54,27 @@ pub(crate) struct Prepared {
     /// Which items are returned (expired and soft-deleted ones are hidden
     /// unless asked for).
     pub visibility: super::visibility::Visibility,
+}
+
+impl Prepared {
+    /// The same request with other expression values (a shard's partition
+    /// key, for a sharded query).
+    pub(crate) fn with_values(&self, values: Option<HashMap<String, AttributeValue>>) -> Self {
+        Prepared {
+            client: self.client.clone(),
+            table: self.table.clone(),
+            entity: self.entity,
+            source: self.source.clone(),
+            filter: self.filter.clone(),
+            names: self.names.clone(),
+            values,
+            consistent: self.consistent,
+            page_size: self.page_size,
+            fingerprint: self.fingerprint,
+            strict: self.strict,
+            visibility: self.visibility.clone(),
+        }
+    }
 }
 
 /// Where a read stands: the next start key, how many items it may still
@@ -239,16 +261,25 @@ fn decode<E: Readable>(
 ) -> Result<Vec<E>> {
     let mut items = Vec::with_capacity(raw.len());
     for item in raw {
-        if !visibility.shows(&item) {
-            continue;
-        }
-        if strict {
-            items.push(E::read_strict(item)?);
-        } else if let Some(value) = E::read(item)? {
-            items.push(value);
-        }
+        items.extend(decode_one(item, strict, visibility)?);
     }
     Ok(items)
+}
+
+/// One item of [`decode`]: `None` when it is skipped.
+pub(crate) fn decode_one<E: Readable>(
+    item: Item,
+    strict: bool,
+    visibility: &super::visibility::Visibility,
+) -> Result<Option<E>> {
+    if !visibility.shows(&item) {
+        return Ok(None);
+    }
+    if strict {
+        Ok(Some(E::read_strict(item)?))
+    } else {
+        Ok(E::read(item)?)
+    }
 }
 
 /// A lazy stream of pages, one per request.

@@ -2,6 +2,8 @@
 //! items, one page with a cursor, `one` and `all`.
 
 use super::paging::{self, Page, Prepared, Source, State};
+use super::sharded::{self, Sharded};
+use crate::cursor::ShardPosition;
 use super::visibility::{Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
@@ -120,6 +122,42 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     }
 
     fn prepare(self) -> Result<State> {
+        let (prepared, query, cursor) = self.prepared()?;
+        let start = paging::resume(&prepared.client, &prepared.fingerprint, cursor.as_deref(), |key| {
+            check_cursor_key(&query, key)
+        })?;
+        let state = State::new(prepared, start, query.get_limit())?;
+        Ok(match query.matches_nothing() {
+            true => state.finished(),
+            false => state,
+        })
+    }
+
+    /// A query of a sharded partition: every shard, merged.
+    fn prepare_sharded(self) -> Result<Sharded<E>> {
+        let (prepared, query, cursor) = self.prepared()?;
+        let Some(sharding) = query.sharding().copied() else {
+            return Err(ValidationError::InvalidRequest("the query is not sharded".into()).into());
+        };
+        let positions = match cursor {
+            Some(text) => {
+                let secret = &prepared.client.inner.cursor_secret;
+                let positions = crate::cursor::decode_shards(secret, &prepared.fingerprint, &text)?;
+                check_shard_positions(&query, &positions)?;
+                Some(positions)
+            }
+            None => None,
+        };
+        let pk_attribute = query.partition_key().0;
+        let state = Sharded::new(prepared, &sharding, pk_attribute, positions, query.get_limit())?;
+        Ok(match query.matches_nothing() {
+            true => state.finished(),
+            false => state,
+        })
+    }
+
+    /// The request, its query and the caller's cursor.
+    fn prepared(self) -> Result<(Prepared, Query<E>, Option<String>)> {
         let table = self.client.checked_table()?.to_owned();
         check_query_keys(&self.query)?;
         if let Some(index) = self.query.index_name() {
@@ -157,11 +195,14 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             .optional(filter.as_deref())
             .text(if ascending { "asc" } else { "desc" })
             .names(rendered.names.as_ref())
-            .values(rendered.values.as_ref())?
-            .finish();
-        let start = paging::resume(&self.client, &fingerprint, self.cursor.as_deref(), |key| {
-            check_cursor_key(&self.query, key)
-        })?;
+            .values(rendered.values.as_ref())?;
+        // A sharded query's cursor holds every shard's position: it is
+        // another kind of cursor, for the same count of shards.
+        let fingerprint = match self.query.shard_count() {
+            Some(count) => fingerprint.text("shards").text(&count.to_string()),
+            None => fingerprint,
+        }
+        .finish();
         let visibility = Visibility::of::<E>(&self.client, self.shown);
         let prepared = Prepared {
             client: self.client,
@@ -181,21 +222,29 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             strict: self.strict,
             visibility,
         };
-        let state = State::new(prepared, start, self.query.get_limit())?;
-        Ok(match self.query.matches_nothing() {
-            true => state.finished(),
-            false => state,
-        })
+        Ok((prepared, self.query, self.cursor))
     }
 
-    /// A lazy stream of pages, one per request.
+    fn is_sharded(&self) -> bool {
+        self.query.shard_count().is_some()
+    }
+
+    /// A lazy stream of pages, one per request (for a sharded partition:
+    /// the items merged before a shard needs another request, at most the
+    /// page size).
     pub fn pages(self) -> impl Stream<Item = Result<Page<E>>> + Send + 'static {
-        paging::pages(self.prepare())
+        match self.is_sharded() {
+            true => sharded::pages(self.prepare_sharded()).left_stream(),
+            false => paging::pages(self.prepare()).right_stream(),
+        }
     }
 
     /// A lazy stream of items across pages.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
-        paging::items(self.prepare())
+        match self.is_sharded() {
+            true => sharded::items(self.prepare_sharded()).left_stream(),
+            false => paging::items(self.prepare()).right_stream(),
+        }
     }
 
     /// The first item, if any. Without a filter it reads one item
@@ -204,13 +253,20 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     /// one matches) and stops at the first match.
     pub async fn one(self) -> Result<Option<E>> {
         let filtered = self.filter.is_some();
+        if self.is_sharded() {
+            let state = self.prepare_sharded();
+            return sharded::first(state.map(|state| state.first_only(filtered))).await;
+        }
         let state = self.prepare().map(|state| state.first_only(filtered));
         paging::first(state).await
     }
 
     /// Every item (up to the query's limit).
     pub async fn all(self) -> Result<Vec<E>> {
-        paging::all(self.prepare()).await
+        match self.is_sharded() {
+            true => sharded::all(self.prepare_sharded()).await,
+            false => paging::all(self.prepare()).await,
+        }
     }
 }
 
@@ -220,7 +276,9 @@ fn check_query_keys<E>(query: &Query<E>) -> Result<(), ValidationError> {
     if query.is_multi_attribute() {
         return Ok(()); // native values: DynamoDB checks them
     }
-    let (pk_attribute, pk) = query.partition_key();
+    // A sharded partition: its longest shard key.
+    let last_shard = query.shard_count().map(|count| query.shard(count - 1));
+    let (pk_attribute, pk) = last_shard.as_ref().unwrap_or(query).partition_key();
     check_key(pk_attribute, pk, true)?;
     let Some((sk_attribute, condition)) = query.sort_condition() else {
         return Ok(());
@@ -278,6 +336,17 @@ fn typed_key_values<E: Readable>(
     values
 }
 
+/// Every shard position in a sharded query's cursor must lie inside its
+/// shard of the query.
+fn check_shard_positions<E: Readable>(query: &Query<E>, positions: &[ShardPosition]) -> Result<()> {
+    for (shard, position) in (0u16..).zip(positions) {
+        if let ShardPosition::After(key) = position {
+            check_cursor_key(&query.shard(shard), key)?;
+        }
+    }
+    Ok(())
+}
+
 /// The key inside a cursor must lie inside the query: its partition, its sort
 /// key range, and only the key attributes of the entity.
 fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
@@ -323,6 +392,10 @@ impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
             table: self.client.table(),
             index: self.query.index_name(),
         });
+        if self.is_sharded() {
+            let page = sharded::page(self.prepare_sharded());
+            return crate::trace::traced(span, page);
+        }
         crate::trace::traced(span, paging::page(self.prepare()))
     }
 }

@@ -388,6 +388,10 @@ pub(crate) fn completed<E: Entity>(key: &PrimaryKey<E>, update: Update<E>) -> Re
     // composed of (kept as they are when the item exists).
     // In a fixed order: a request resent with its idempotency token must be
     // the same request, placeholders included.
+    // A sharded index key a group setter recomposed takes its shard from
+    // the item's table key, known only here.
+    let sk = key.sk.as_ref().map_or("", |(_, sk)| sk.as_str());
+    let update = entity_core::__private::resolve_shard_keys(update, &key.pk, sk);
     let mut key_fields: Vec<_> = E::key_fields(key).into_iter().collect();
     key_fields.sort_by(|a, b| a.0.cmp(&b.0));
     let update = key_fields

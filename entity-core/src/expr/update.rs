@@ -51,7 +51,19 @@ pub struct Update<E> {
     adds: Vec<(&'static str, Value)>,
     deletes: Vec<(&'static str, Value)>,
     guards: Vec<Condition<E>>,
+    /// Sharded index keys a group setter recomposed, waiting for the table
+    /// key of the item updated, which picks their shard.
+    shard_keys: Vec<ShardKey>,
     entity: PhantomData<fn() -> E>,
+}
+
+/// A recomposed sharded partition key: its attribute, its unsharded text,
+/// and its sharding.
+#[derive(Debug, Clone)]
+pub(crate) struct ShardKey {
+    attribute: String,
+    base: String,
+    spec: crate::key::ShardSpec,
 }
 
 impl<E> Clone for Update<E> {
@@ -62,6 +74,7 @@ impl<E> Clone for Update<E> {
             adds: self.adds.clone(),
             deletes: self.deletes.clone(),
             guards: self.guards.clone(),
+            shard_keys: self.shard_keys.clone(),
             entity: PhantomData,
         }
     }
@@ -82,6 +95,7 @@ impl<E> Update<E> {
             adds: Vec::new(),
             deletes: Vec::new(),
             guards: Vec::new(),
+            shard_keys: Vec::new(),
             entity: PhantomData,
         }
     }
@@ -89,6 +103,7 @@ impl<E> Update<E> {
     /// True when nothing would change.
     pub fn is_empty(&self) -> bool {
         self.sets.is_empty()
+            && self.shard_keys.is_empty()
             && self.removes.is_empty()
             && self.adds.is_empty()
             && self.deletes.is_empty()
@@ -108,6 +123,7 @@ impl<E> Update<E> {
         self.sets
             .iter()
             .map(|(name, _)| name.as_str())
+            .chain(self.shard_keys.iter().map(|key| key.attribute.as_str()))
             .chain(self.removes_not_set().map(|name| name as &str))
             .chain(self.adds.iter().map(|(name, _)| *name))
             .chain(self.deletes.iter().map(|(name, _)| *name))
@@ -290,6 +306,19 @@ impl<E> Update<E> {
             self.push_remove(name);
         }
         self.guards.extend(change.guards);
+        self.shard_keys.extend(change.shard_keys);
+        self
+    }
+
+    /// Picks the shard of every sharded index key a group setter
+    /// recomposed, from the table key of the item updated (`pk + "\0" +
+    /// sk`, as the item's own composer does), and sets those keys.
+    pub(crate) fn resolve_shard_keys(mut self, pk: &str, sk: &str) -> Self {
+        for key in std::mem::take(&mut self.shard_keys) {
+            let shard = key.spec.shard_of_item(pk, sk);
+            let value = AttributeValue::S(key.spec.key(&key.base, shard));
+            self.sets.push((key.attribute, SetAction::Value(Ok(value))));
+        }
         self
     }
 
@@ -381,6 +410,12 @@ impl<E> Update<E> {
 
     /// The `UpdateExpression`, adding names and values to `placeholders`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, AttributeError> {
+        if let Some(key) = self.shard_keys.first() {
+            return Err(AttributeError::Invalid(format!(
+                "sharded index key `{}` needs the table key of the item updated to pick its shard: send the update through the client",
+                key.attribute
+            )));
+        }
         let mut clauses = Vec::new();
         if !self.sets.is_empty() {
             let mut parts = Vec::with_capacity(self.sets.len());
@@ -446,6 +481,7 @@ pub struct IndexChange<E> {
     sets: Vec<(String, Value)>,
     removes: Vec<&'static str>,
     guards: Vec<Condition<E>>,
+    shard_keys: Vec<ShardKey>,
 }
 
 impl<E> Default for IndexChange<E> {
@@ -461,7 +497,24 @@ impl<E> IndexChange<E> {
             sets: Vec::new(),
             removes: Vec::new(),
             guards: Vec::new(),
+            shard_keys: Vec::new(),
         }
+    }
+
+    /// Sets a recomposed sharded partition key, whose shard the table key
+    /// of the item updated picks when the update is sent.
+    pub(crate) fn shard_key(
+        mut self,
+        attribute: &str,
+        base: String,
+        spec: crate::key::ShardSpec,
+    ) -> Self {
+        self.shard_keys.push(ShardKey {
+            attribute: attribute.to_owned(),
+            base,
+            spec,
+        });
+        self
     }
 
     /// Removes an attribute: an optional composite set to `None`, or a key

@@ -10,10 +10,12 @@
 pub(crate) mod bucket;
 mod escape;
 mod number;
+mod shard;
 mod timestamp;
 pub(crate) mod unpadded;
 
 pub use escape::{escape_into, unescape, SEPARATOR};
+pub use shard::{fnv1a64, ShardSpec};
 #[cfg(feature = "chrono")]
 pub(crate) use timestamp::chrono_impl;
 #[cfg(feature = "time")]

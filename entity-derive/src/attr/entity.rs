@@ -115,6 +115,27 @@ fn casing(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(Casing, Span
     Ok(Some((casing, meta.path.span())))
 }
 
+/// `shards = N`: an integer literal; its range is checked with the key.
+fn shards(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawShards>> {
+    let expr: syn::Expr = meta.value()?.parse()?;
+    if let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(lit),
+        ..
+    }) = &expr
+    {
+        return Ok(Some(RawShards {
+            count: lit.base10_parse::<u64>().unwrap_or(u64::MAX),
+            literal: lit.span(),
+            token: meta.path.span(),
+        }));
+    }
+    cx.error(
+        &expr,
+        "`shards` is the number of partitions to spread the key over, a whole number from 2 to 256, such as `shards = 10`",
+    );
+    Ok(None)
+}
+
 /// `version_type = "number" | "string"`; an unknown one is reported.
 fn version_type(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(bool, Span)>> {
     let lit: LitStr = meta.value()?.parse()?;
@@ -191,6 +212,18 @@ pub struct RawKey {
     pub number: Option<Span>,
     /// `value_casing = "lower"`: composite values are case-folded (lossy).
     pub value_casing: Option<(Casing, Span)>,
+    /// `shards = 10`: a write-sharded partition key.
+    pub shards: Option<RawShards>,
+}
+
+/// `shards = N` as written: the value (checked later), the literal and the
+/// `shards` token.
+#[derive(Clone, Copy)]
+pub struct RawShards {
+    /// The number written; `u64::MAX` when it does not fit.
+    pub count: u64,
+    pub literal: Span,
+    pub token: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,7 +324,7 @@ const ENTITY_KEYS: [&str; 19] = [
     "history",
     "tenant",
 ];
-const KEY_KEYS: [&str; 4] = ["attr", "format", "casing", "value_casing"];
+const KEY_KEYS: [&str; 5] = ["attr", "format", "casing", "value_casing", "shards"];
 const INDEX_KEYS: [&str; 10] = [
     "gsi",
     "lsi",
@@ -484,6 +517,7 @@ pub fn empty_key(span: Span) -> RawKey {
         casing: None,
         number: None,
         value_casing: None,
+        shards: None,
     }
 }
 
@@ -494,6 +528,7 @@ fn read_key_item(cx: &Ctxt, key: &mut RawKey, meta: &ParseNestedMeta) -> syn::Re
             "format" => set_once(cx, meta, &mut key.format, string(cx, meta)?),
             "casing" => set_once(cx, meta, &mut key.casing, casing(cx, meta)?),
             "value_casing" => set_once(cx, meta, &mut key.value_casing, casing(cx, meta)?),
+            "shards" => set_once(cx, meta, &mut key.shards, shards(cx, meta)?),
             _ => return unknown(cx, meta, "`pk(...)`/`sk(...)`", &KEY_KEYS),
         }
         return Ok(());

@@ -13,6 +13,7 @@ mod limits;
 mod managed;
 mod multi_attribute;
 mod names;
+mod sharding;
 mod tenant;
 
 use crate::ctxt::Ctxt;
@@ -49,6 +50,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     key_attributes_are_distinct(cx, entity);
     field_attributes_are_distinct(cx, entity);
     managed::check(cx, entity);
+    sharding::check(cx, entity);
     lifecycle::check(cx, entity);
     tenant::check(cx, entity);
     names::check(cx, entity)

@@ -72,7 +72,35 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     } else {
         index
     };
-    let pk_of = key_names(pk_index, "pk").compose_of;
+    let pk_of = match pk_index.pk.sharding() {
+        Some(_) => super::keys::base_name(pk_index, "pk"),
+        None => key_names(pk_index, "pk").compose_of,
+    };
+    let sharded = pk_index.pk.sharding().map(|(shards, count)| {
+        let spec = super::keys::shard_spec(entity, shards, count);
+        let sort = match &index.sk {
+            Some(sk) => {
+                let attribute = &sk.attribute;
+                quote!(::core::option::Option::Some(#attribute))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let table_pk = &entity.primary.pk.attribute;
+        let table_sk = match &entity.primary.sk {
+            Some(sk) => {
+                let attribute = &sk.attribute;
+                quote!(::core::option::Option::Some(#attribute))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            let query = query.sharded(#krate::Sharding {
+                spec: #spec,
+                sort_attribute: #sort,
+                table_keys: (#table_pk, #table_sk),
+            });
+        }
+    });
     let pk_params = key_params(entity, &index.pk);
     let pk_args = index
         .pk
@@ -89,10 +117,13 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
         .physical
         .as_ref()
         .map_or("the table".to_owned(), |p| format!("index `{}`", p.value()));
-    let doc_accessor = format!(
+    let mut doc_accessor = format!(
         "Queries {physical_text} by `{}`, the partition key. Narrow it by sort key composites, left to right.",
         index.pk.template(&entity.fields)
     );
+    if let Some((_, count)) = pk_index.pk.sharding() {
+        doc_accessor.push_str(&format!(" The partition is sharded: the client reads its {count} shards concurrently and merges them in sort key order."));
+    }
     let bounds = super::key_bounds(entity);
     quote! {
         #[automatically_derived]
@@ -100,6 +131,7 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
             #[doc = #doc_accessor]
             pub fn #accessor(#(#pk_params),*) -> #stage<0> {
                 let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
+                #sharded
                 #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
             }
         }

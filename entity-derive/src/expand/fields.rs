@@ -363,6 +363,13 @@ fn recompose<'e>(
         }
     });
     let attribute = &key.attribute;
+    if let Some((shards, count)) = key.sharding() {
+        // The shard comes from the table key of the item updated, which the
+        // client knows when it sends the update.
+        let base = super::keys::base_name(index, which);
+        let spec = super::keys::shard_spec(entity, shards, count);
+        return quote!(let __entity_change = #krate::__private::IndexChangeSteps::shard_key(__entity_change, #attribute, Self::#base(#(#args),*), #spec););
+    }
     quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));)
 }
 

@@ -3,7 +3,7 @@
 
 use super::{composite_fields, key_names, key_params};
 use crate::model::stops::Stop;
-use crate::model::{Entity, Index, IndexKind, Key, Piece};
+use crate::model::{Entity, Index, IndexKind, Key, Piece, Shards};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -72,6 +72,40 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
     }}
 }
 
+/// `ShardSpec { .. }` of a sharded key, as a constant expression.
+pub fn shard_spec(entity: &Entity, shards: &Shards, count: u16) -> TokenStream {
+    let krate = &entity.krate;
+    let (label, width) = (&shards.label, shards.width);
+    quote!(#krate::key::ShardSpec { count: #count, label: #label, width: #width })
+}
+
+/// The hidden composer of a sharded key's unsharded text
+/// (`__by_status_pk_base`), which accessors and group setters start from.
+pub fn base_name(index: &Index, which: &str) -> Ident {
+    quote::format_ident!("__{}_base", key_names(index, which).compose)
+}
+
+/// The shard of `self` in sharded key `key` (a `u16`): by the sort key
+/// text for the table's partition key, by the whole table key
+/// (`pk + "\0" + sk`) for an index's.
+fn shard_from_self(entity: &Entity, key: &Key, spec: &TokenStream) -> TokenStream {
+    let sk = match &entity.primary.sk {
+        Some(_) => quote!(&Self::sk(self)),
+        None => quote!(""),
+    };
+    if key.attribute == entity.primary.pk.attribute {
+        quote!(#spec.shard_of(#sk))
+    } else {
+        quote!(#spec.shard_of_item(&Self::pk(self), #sk))
+    }
+}
+
+/// The `shard` parameter of a sharded key's composer: mixed-site, so a
+/// composite field named `shard` is another parameter.
+fn shard_param() -> Ident {
+    Ident::new("shard", proc_macro2::Span::mixed_site())
+}
+
 /// One key's composers, parser and guard.
 fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenStream {
     let names = key_names(index, which);
@@ -90,10 +124,14 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
     let compose_body = compose_block(entity, key);
     let parse_fn = parse_fn(entity, index, which, key, parse);
     let optional = key_optional_fields(entity, key);
+    let shard_arg = key.sharding().map(|(shards, count)| {
+        let spec = shard_spec(entity, shards, count);
+        shard_from_self(entity, key, &spec)
+    });
     let (compose_ty, compose_value) = if optional.is_empty() {
         (
             quote!(::std::string::String),
-            quote!(Self::#compose_of(#(&self.#field_idents),*)),
+            quote!(Self::#compose_of(#(&self.#field_idents,)* #shard_arg)),
         )
     } else {
         let call = compose_from_self(entity, key, compose_of);
@@ -122,6 +160,36 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
     let doc_of = format!("Composes the `{attribute}` value `{template}` from its composites.");
     let doc_guard =
         format!("Whether `key` is a `{entity_name}` `{attribute}` value (`{template}`).");
+    let composers = match key.sharding() {
+        None => quote! {
+            #[doc = #doc_of]
+            #[inline]
+            pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
+        },
+        Some((shards, count)) => {
+            let spec = shard_spec(entity, shards, count);
+            let base = base_name(index, which);
+            let shard = shard_param();
+            let args = key.composites.iter().map(|c| entity.fields[c.field].ident);
+            let doc_of = format!(
+                "Composes the `{attribute}` value `{template}{}<shard>` of shard `shard` (taken modulo {count}) from its composites. An item's shard is a stable hash of its table key (see `entity_core::key::ShardSpec`).",
+                shards.label
+            );
+            quote! {
+                #[doc = #doc_of]
+                #[inline]
+                pub fn #compose_of(#(#params,)* #shard: u16) -> ::std::string::String {
+                    let mut __entity_key = Self::#base(#(#args),*);
+                    #spec.push_suffix(&mut __entity_key, #shard);
+                    __entity_key
+                }
+
+                #[doc(hidden)]
+                #[inline]
+                pub fn #base(#(#params),*) -> ::std::string::String #compose_body
+            }
+        }
+    };
     quote! {
         #[doc = #doc_compose]
         #[inline]
@@ -129,9 +197,7 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
             #compose_value
         }
 
-        #[doc = #doc_of]
-        #[inline]
-        pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
+        #composers
 
         #parse_fn
 
@@ -182,6 +248,11 @@ pub fn when_present(
 /// `Self::by_x_sk_of(..)` from `self`'s fields, inside [`when_present`]
 /// for the optional ones.
 pub fn compose_from_self(entity: &Entity, key: &Key, compose_of: &Ident) -> TokenStream {
+    let shard = key.sharding().map(|(shards, count)| {
+        let spec = shard_spec(entity, shards, count);
+        let shard = shard_from_self(entity, key, &spec);
+        quote!(, #shard)
+    });
     let args = key.composites.iter().map(|c| {
         let field = &entity.fields[c.field];
         if field.optional {
@@ -192,7 +263,7 @@ pub fn compose_from_self(entity: &Entity, key: &Key, compose_of: &Ident) -> Toke
             quote!(&self.#ident)
         }
     });
-    quote!(Self::#compose_of(#(#args),*))
+    quote!(Self::#compose_of(#(#args),* #shard))
 }
 
 /// `parse_pk`: the composites back from a key, reading its template in
@@ -238,12 +309,19 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
             }
         }
     });
-    let doc_parse = format!("Parses a `{attribute}` value `{template}` back into its composites.");
+    let mut doc_parse =
+        format!("Parses a `{attribute}` value `{template}` back into its composites.");
+    let shard = key.sharding().map(|(shards, count)| {
+        doc_parse = format!("Parses a `{attribute}` value `{template}{}<shard>` back into its composites; the shard suffix is checked (a number below {count}) and left out.", shards.label);
+        let spec = shard_spec(entity, shards, count);
+        quote!(__entity_reader.shard(&#spec)?;)
+    });
     quote! {
         #[doc = #doc_parse]
         pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
             let mut __entity_reader = #krate::KeyReader::new(#entity_name, #which_text, key);
             #(#reads)*
+            #shard
             __entity_reader.finish()?;
             ::core::result::Result::Ok((#(#field_idents,)*))
         }
@@ -280,6 +358,27 @@ fn primary_key_fn(entity: &Entity) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    if let Some((shards, count)) = entity.primary.pk.sharding() {
+        // The shard is picked by the sort key text: composed first.
+        let spec = shard_spec(entity, shards, count);
+        let (sk_attribute, sk) = match &entity.primary.sk {
+            Some(sk) => (sk.attribute.as_str(), compose_block(entity, sk)),
+            None => ("", quote!(::std::string::String::new())),
+        };
+        let sk_value = match &entity.primary.sk {
+            Some(_) => quote!(::core::option::Option::Some((#sk_attribute, __entity_sk))),
+            None => quote!(::core::option::Option::None),
+        };
+        return quote! {
+            /// The table key (what `get` and `delete` take) from its composites; the partition key's shard is picked by the sort key.
+            pub fn key(#(#params),*) -> #krate::PrimaryKey<Self> {
+                let __entity_sk: ::std::string::String = #sk;
+                let mut __entity_pk: ::std::string::String = #pk;
+                #spec.push_suffix(&mut __entity_pk, #spec.shard_of(&__entity_sk));
+                #krate::PrimaryKey::new(#pk_attribute, __entity_pk, #sk_value)
+            }
+        };
+    }
     quote! {
         /// The table key (what `get` and `delete` take) from its composites.
         pub fn key(#(#params),*) -> #krate::PrimaryKey<Self> {

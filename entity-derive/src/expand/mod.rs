@@ -201,7 +201,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                     name: "primary",
                     index_name: ::core::option::Option::None,
                     kind: #krate::IndexKind::Primary,
-                    pk: #krate::KeyModel { attribute: "", composites: &[], template: "", number: false },
+                    pk: #krate::KeyModel { attribute: "", composites: &[], template: "", number: false, shards: ::core::option::Option::None },
                     sk: ::core::option::Option::None,
                     multi_attribute: &[],
                 },

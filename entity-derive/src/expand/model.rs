@@ -99,8 +99,15 @@ fn key(entity: &Entity, key: &Key) -> TokenStream {
         .iter()
         .map(|c| entity.fields[c.field].ident.to_string());
     let number = key.number.is_some();
+    let shards = match key.sharding() {
+        Some((shards, count)) => {
+            let spec = super::keys::shard_spec(entity, shards, count);
+            quote!(::core::option::Option::Some(#spec))
+        }
+        None => quote!(::core::option::Option::None),
+    };
     quote! {
-        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number }
+        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number, shards: #shards }
     }
 }
 

@@ -145,6 +145,65 @@ pub struct Key {
     /// `value_casing = "lower"`/`"upper"`: composite values are case-folded
     /// in the key (lossy), with the literal's span; `None` keeps them.
     pub value_casing: Option<(Casing, Span)>,
+    /// `shards = N`: a write-sharded partition key.
+    pub shards: Option<Shards>,
+}
+
+/// A write-sharded partition key: each item's key ends in a shard suffix
+/// picked by a stable hash of its table key (`entity_core::key::ShardSpec`).
+#[derive(Clone)]
+pub struct Shards {
+    /// As written; the checks refuse a count outside 2..=256.
+    pub count: u64,
+    /// The `N` literal and the `shards` token.
+    pub literal: Span,
+    pub token: Span,
+    /// The text before the shard number: `#shard_` (cased like the key's
+    /// structural parts) in the default format, `#SHARD#` after a custom one.
+    pub label: String,
+    /// The number's zero-padded width (that of `count - 1`), or 0 after a
+    /// custom format (unpadded, seed 003's `STATUS#ACTIVE#SHARD#7`).
+    pub width: u8,
+}
+
+impl Shards {
+    /// The smallest and largest shard counts: one shard is no sharding, and
+    /// past 256 a query's fan-out costs more than the spread gains.
+    pub const RANGE: std::ops::RangeInclusive<u64> = 2..=256;
+
+    fn new(raw: attr::RawShards, custom_format: bool, casing: Casing) -> Self {
+        let (label, width) = if custom_format {
+            ("#SHARD#".to_owned(), 0)
+        } else {
+            let digits = raw.count.saturating_sub(1).max(1).to_string().len();
+            let label = format!("#{}_", casing.apply("shard"));
+            (label, u8::try_from(digits).unwrap_or(u8::MAX))
+        };
+        Shards {
+            count: raw.count,
+            literal: raw.literal,
+            token: raw.token,
+            label,
+            width,
+        }
+    }
+
+    /// The count, when it is in range (generated code uses nothing else).
+    pub fn valid_count(&self) -> Option<u16> {
+        Self::RANGE
+            .contains(&self.count)
+            .then(|| u16::try_from(self.count).ok())
+            .flatten()
+    }
+}
+
+impl Key {
+    /// The sharding generated code follows: none for a count out of range
+    /// or a number-typed key, which the checks refuse.
+    pub fn sharding(&self) -> Option<(&Shards, u16)> {
+        let shards = self.shards.as_ref().filter(|_| self.number.is_none())?;
+        Some((shards, shards.valid_count()?))
+    }
 }
 
 #[derive(Clone)]
@@ -742,6 +801,9 @@ impl<'n, 'a> Naming<'n, 'a> {
             casing_written: raw.casing.map(|c| c.1),
             number: raw.number,
             value_casing: raw.value_casing.filter(|c| c.0 != Casing::Preserve),
+            shards: raw
+                .shards
+                .map(|s| Shards::new(s, raw.format.is_some(), casing)),
         };
         match &raw.format {
             Some(format) => {

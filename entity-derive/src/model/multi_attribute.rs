@@ -107,6 +107,9 @@ fn refused_key_options(key: &RawKey) -> Vec<(Span, &'static str)> {
     if let Some((_, span)) = key.value_casing {
         out.push((span, "value_casing"));
     }
+    if let Some(shards) = key.shards {
+        out.push((shards.token, "shards"));
+    }
     out
 }
 
