@@ -205,3 +205,10 @@ impl FieldModel {
         Self { field, attribute }
     }
 }
+
+impl FieldModel {
+    /// Field `field`, stored in attribute `attribute`.
+    pub const fn new(field: &'static str, attribute: &'static str) -> Self {
+        Self { field, attribute }
+    }
+}

@@ -62,10 +62,22 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let doc_fields = format!("Handles on `{ident}`'s fields, for conditions, filters and updates.");
     quote! {
         #[doc = #doc_fields]
-        #[derive(Debug, Clone, Copy)]
+        #[derive(Debug)]
         #vis struct #fields_ty {
             #(#handles,)*
         }
+
+        // Handles are `Copy` whatever their types: no per-field bound to
+        // assert, as `derive(Clone)` would.
+        #[automatically_derived]
+        impl ::core::clone::Clone for #fields_ty {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::marker::Copy for #fields_ty {}
 
         #markers
 
@@ -181,8 +193,7 @@ fn marker_struct(entity: &Entity, group: &[usize]) -> TokenStream {
     );
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, Copy)]
-        #vis struct #marker;
+        #vis enum #marker {}
     }
 }
 

@@ -53,6 +53,9 @@ pub fn model(entity: &Entity) -> TokenStream {
             expire_after: #expire_after,
         })
     }));
+    if entity.ttl().is_none() && entity.soft_delete.is_none() && entity.history.is_none() {
+        return quote!(#lifecycle::LifecycleModel::NONE);
+    }
     quote! {
         #lifecycle::LifecycleModel {
             ttl: #ttl,

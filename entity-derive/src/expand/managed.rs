@@ -40,6 +40,9 @@ pub fn model(entity: &Entity) -> TokenStream {
         None => none,
     };
     let generated = generated(entity);
+    if entity.fields.iter().all(|f| f.managed.is_empty()) && entity.unique.is_empty() {
+        return quote!(#krate::managed::ManagedModel::NONE);
+    }
     let unique = entity.unique.iter().map(|u| {
         let name = &u.name;
         let fields = u

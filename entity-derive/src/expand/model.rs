@@ -32,7 +32,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let fields = entity.fields.iter().map(|f| {
         let field = f.ident.to_string();
         let attribute = &f.attribute;
-        quote!(#krate::FieldModel { field: #field, attribute: #attribute })
+        quote!(#krate::FieldModel::new(#field, #attribute))
     });
     let managed = super::managed::model(entity);
     let lifecycle = super::lifecycle::model(entity);
