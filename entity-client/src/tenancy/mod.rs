@@ -285,6 +285,9 @@ fn complete_query<E>(query: Query<E>, tenant: &str) -> Query<E> {
     if let Some(limit) = query.get_limit() {
         completed = completed.limit(limit);
     }
+    if let Some(sharding) = query.sharding() {
+        completed = completed.sharded(*sharding);
+    }
     completed
 }
 
