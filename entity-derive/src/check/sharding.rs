@@ -9,7 +9,7 @@ use crate::model::{Entity, IndexKind, Shards};
 pub fn check(cx: &Ctxt, entity: &Entity) {
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         // An LSI's partition key is the table's, checked there.
-        let own_pk = !(index.kind == IndexKind::Local && !index.pk_written);
+        let own_pk = index.kind != IndexKind::Local || index.pk_written;
         if let (Some(shards), true) = (&index.pk.shards, own_pk) {
             count_in_range(cx, shards);
             // A number key is one integer stored as `N`: no text to suffix.
@@ -19,7 +19,11 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
             // The table's shard comes from the sort key: with no sort key
             // text, every item would land in one shard.
             if index.kind == IndexKind::Primary && sort_key_is_constant(entity) {
-                cx.error_at(shards.token, "a sharded table partition key picks each item's shard from its sort key, and this table's sort key has no fields, so every item would land in the same shard: list the fields that tell items apart in `#[sk(...)]`, such as `#[sk(task_id)]`, or shard a secondary index's partition key instead");
+                let which = match entity.primary.sk {
+                    Some(_) => "this table's sort key has no fields",
+                    None => "this table has no sort key",
+                };
+                cx.error_at(shards.token, format!("a sharded table partition key picks each item's shard from its sort key, and {which}, so every item would land in the same shard: list the fields that tell items apart in `#[sk(...)]`, such as `#[sk(task_id)]`, or shard a secondary index's partition key instead"));
             }
             // A collection's members share one partition, which a shard
             // suffix picked per item would split.
