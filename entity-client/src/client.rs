@@ -119,14 +119,18 @@ impl Client {
         // outside its query, as its key is checked against the query.
         let cursor_secret = random_secret();
         // With `tracing`, an interceptor adds each request's cost to its
-        // operation's span (see `trace`).
+        // operation's span (see `trace`): once, also when `sdk` is another
+        // client's (`Client::new(other.sdk().clone(), ..)`), which has it.
         #[cfg(feature = "tracing")]
-        let sdk = aws_sdk_dynamodb::Client::from_conf(
-            sdk.config()
-                .to_builder()
-                .interceptor(crate::trace::TraceInterceptor)
-                .build(),
-        );
+        let sdk = match crate::trace::TraceInterceptor::installed(&sdk) {
+            true => sdk,
+            false => aws_sdk_dynamodb::Client::from_conf(
+                sdk.config()
+                    .to_builder()
+                    .interceptor(crate::trace::TraceInterceptor)
+                    .build(),
+            ),
+        };
         Self {
             inner: Arc::new(Inner {
                 sdk,

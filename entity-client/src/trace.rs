@@ -141,10 +141,32 @@ impl aws_smithy_types::config_bag::Storable for Traced {
     type Storer = aws_smithy_types::config_bag::StoreReplace<Self>;
 }
 
+/// Marks a request whose first attempt was counted.
+#[cfg(feature = "tracing")]
+#[derive(Debug, Clone, Copy)]
+struct Sent;
+
+#[cfg(feature = "tracing")]
+impl aws_smithy_types::config_bag::Storable for Sent {
+    type Storer = aws_smithy_types::config_bag::StoreReplace<Self>;
+}
+
+#[cfg(feature = "tracing")]
+impl TraceInterceptor {
+    const NAME: &'static str = "entity_client::trace";
+
+    /// Whether `sdk` already has this interceptor (it was another
+    /// client's): a second one would count every request twice.
+    pub(crate) fn installed(sdk: &aws_sdk_dynamodb::Client) -> bool {
+        use aws_sdk_dynamodb::config::Intercept;
+        sdk.config().interceptors().any(|i| i.name() == Self::NAME)
+    }
+}
+
 #[cfg(feature = "tracing")]
 impl aws_sdk_dynamodb::config::Intercept for TraceInterceptor {
     fn name(&self) -> &'static str {
-        "entity_client::trace"
+        Self::NAME
     }
 
     fn modify_before_serialization(
@@ -153,7 +175,7 @@ impl aws_sdk_dynamodb::config::Intercept for TraceInterceptor {
         _components: &aws_sdk_dynamodb::config::RuntimeComponents,
         cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
     ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        if with_tally(|t| t.requests += 1) {
+        if with_tally(|_| {}) {
             if let Some(operation) = crate::stats::extract::ask_capacity(context.input_mut()) {
                 cfg.interceptor_state().store_put(Traced(operation));
             }
@@ -161,13 +183,23 @@ impl aws_sdk_dynamodb::config::Intercept for TraceInterceptor {
         Ok(())
     }
 
+    /// A request counts when its first attempt starts: one refused before
+    /// (a tenant client's check, which runs after this interceptor's
+    /// `modify_before_serialization`) was never sent.
     fn read_before_attempt(
         &self,
         _context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
         _components: &aws_sdk_dynamodb::config::RuntimeComponents,
-        _cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+        cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
     ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        with_tally(|t| t.attempts += 1);
+        let first = cfg.load::<Sent>().is_none();
+        if with_tally(|t| {
+            t.attempts += 1;
+            t.requests += u64::from(first);
+        }) && first
+        {
+            cfg.interceptor_state().store_put(Sent);
+        }
         Ok(())
     }
 
