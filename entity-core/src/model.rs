@@ -205,10 +205,3 @@ impl FieldModel {
         Self { field, attribute }
     }
 }
-
-impl FieldModel {
-    /// Field `field`, stored in attribute `attribute`.
-    pub const fn new(field: &'static str, attribute: &'static str) -> Self {
-        Self { field, attribute }
-    }
-}
