@@ -1,0 +1,12 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "app")]
+#[pk(status, shards = "10")]
+#[sk(user_id)]
+struct User {
+    status: String,
+    user_id: String,
+}
+
+fn main() {}
