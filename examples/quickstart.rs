@@ -7,99 +7,11 @@
 //!
 //! Run it with `cargo run -p examples --example quickstart`.
 
+mod app;
+
+use app::{task, Doc, Employee, Status, Task, TenantMembers};
 use entity_client::expr::Update;
-use entity_client::{Collection, EmbeddedDynamo, Entity, Error, KeyPart};
-
-/// An employee of a tenant: by id, in the tenant's `tenantMembers`
-/// collection (department, hire date), by email.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(schema = "myapp", rename_all = "camelCase")]
-#[pk(employee_id)]
-#[sk()]
-#[index(by_tenant(
-    gsi = "gsi1",
-    collection = "tenantMembers",
-    clustered,
-    pk(tenant_id),
-    sk(department, hire_date)
-))]
-#[index(by_email(gsi = "gsi3", pk(email), sk()))]
-struct Employee {
-    employee_id: String,
-    tenant_id: String,
-    email: String,
-    department: String,
-    hire_date: String,
-    name: String,
-}
-
-/// A task: by id, in `tenantMembers` (project, id), by project (priority,
-/// then status), by assignee (priority).
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(schema = "myapp", rename_all = "camelCase")]
-#[pk(task_id)]
-#[sk()]
-#[index(by_tenant(
-    gsi = "gsi1",
-    collection = "tenantMembers",
-    clustered,
-    pk(tenant_id),
-    sk(project_id, task_id)
-))]
-#[index(by_project(gsi = "gsi3", pk(project_id), sk(priority, status)))]
-#[index(by_assignee(gsi = "gsi2", pk(employee_id), sk(priority)))]
-struct Task {
-    task_id: String,
-    tenant_id: String,
-    project_id: String,
-    employee_id: String,
-    priority: u8,
-    status: Status,
-    title: String,
-    comments: Vec<String>,
-}
-
-/// Everything of one tenant, read with one Query: seed 002's `tenantMembers`.
-#[derive(Collection, Debug)]
-#[collection(name = "tenantMembers", pk(tenant_id: String))]
-enum TenantMembers {
-    Employees(Employee),
-    Tasks(Task),
-}
-
-#[derive(KeyPart, Debug, Clone, Copy, PartialEq)]
-enum Status {
-    Open,
-    Done,
-}
-
-/// A project document with a lifecycle: every version kept as a snapshot
-/// (`SK@n`), and soft delete instead of delete.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(schema = "myapp", rename_all = "camelCase", soft_delete, history)]
-#[pk(doc_id)]
-#[sk()]
-#[index(by_project(gsi = "gsi2", pk(project_id), sk(doc_id)))]
-struct Doc {
-    doc_id: String,
-    project_id: String,
-    body: String,
-    #[entity(version)]
-    version: u64,
-}
-
-fn task(n: u8, project: &str, assignee: &str) -> Task {
-    Task {
-        task_id: format!("t-{n:03}"),
-        tenant_id: "t-acme".into(),
-        project_id: project.into(),
-        employee_id: assignee.into(),
-        priority: n % 5,
-        status: Status::Open,
-        title: format!("Task {n}"),
-        comments: vec![],
-    }
-}
+use entity_client::{EmbeddedDynamo, Entity, Error};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -64,6 +64,7 @@
 
 mod client;
 mod cursor;
+pub mod design;
 #[cfg(feature = "embedded")]
 mod embedded;
 pub mod guide;
