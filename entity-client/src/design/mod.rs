@@ -265,10 +265,15 @@ fn collection_name(path: &[&str]) -> String {
     path.join("/")
 }
 
-/// A key's template, with the shard count of a sharded partition key.
+/// A key's template; a sharded partition key's ends with its shard
+/// suffix and says how many shards there are
+/// (`STATUS#{status}#SHARD#{shard} (10 shards)`).
 fn template(key: &KeyModel) -> String {
-    match key.shard_count() {
-        Some(count) => format!("{} (+ shard suffix, {count} shards)", key.template),
+    match key.shards {
+        Some(spec) => format!(
+            "{}{}{{shard}} ({} shards)",
+            key.template, spec.label, spec.count
+        ),
         None => key.template.to_owned(),
     }
 }
