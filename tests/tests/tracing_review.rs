@@ -96,3 +96,19 @@ async fn a_refused_tenant_request_is_not_counted_as_sent() {
     assert_eq!(get.len(), 1, "{get:?}");
     assert!(get[0].contains("requests=0 retries=0"), "{}", get[0]);
 }
+
+/// `query(..).all()`, the usual way to read a query, is an operation too:
+/// it runs in a span with its requests and items.
+#[tokio::test]
+async fn a_query_read_with_all_runs_in_a_span() {
+    let t = table(&[Order::MODEL]).await;
+    t.client.create(&order("o1")).await.unwrap();
+    t.client.create(&order("o2")).await.unwrap();
+    let (buffer, _guard) = recording();
+    let all = t.client.query(Order::primary("u1")).all().await.unwrap();
+    assert_eq!(all.len(), 2);
+    let query = buffer.closed("query");
+    assert_eq!(query.len(), 1, "{query:?}");
+    assert!(query[0].contains("requests=1 retries=0"), "{}", query[0]);
+    assert!(query[0].contains("items=2 "), "{}", query[0]);
+}

@@ -252,21 +252,38 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     /// before the filter, so `Limit=1` would cost a request per item until
     /// one matches) and stops at the first match.
     pub async fn one(self) -> Result<Option<E>> {
+        let span = self.span();
         let filtered = self.filter.is_some();
-        if self.is_sharded() {
+        let one: BoxFuture<'static, Result<Option<E>>> = if self.is_sharded() {
             let state = self.prepare_sharded();
-            return sharded::first(state.map(|state| state.first_only(filtered))).await;
-        }
-        let state = self.prepare().map(|state| state.first_only(filtered));
-        paging::first(state).await
+            Box::pin(sharded::first(
+                state.map(|state| state.first_only(filtered)),
+            ))
+        } else {
+            let state = self.prepare().map(|state| state.first_only(filtered));
+            Box::pin(paging::first(state))
+        };
+        crate::trace::traced(span, one).await
     }
 
     /// Every item (up to the query's limit).
     pub async fn all(self) -> Result<Vec<E>> {
-        match self.is_sharded() {
-            true => sharded::all(self.prepare_sharded()).await,
-            false => paging::all(self.prepare()).await,
-        }
+        let span = self.span();
+        let all: BoxFuture<'static, Result<Vec<E>>> = match self.is_sharded() {
+            true => Box::pin(sharded::all(self.prepare_sharded())),
+            false => Box::pin(paging::all(self.prepare())),
+        };
+        crate::trace::traced(span, all).await
+    }
+
+    /// The operation's span (its requests' costs go in it).
+    fn span(&self) -> crate::trace::Span {
+        crate::trace::span(crate::trace::Op {
+            operation: "query",
+            entity: E::TYPE_NAME,
+            table: self.client.table(),
+            index: self.query.index_name(),
+        })
     }
 }
 
@@ -386,12 +403,7 @@ impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
-            operation: "query",
-            entity: E::TYPE_NAME,
-            table: self.client.table(),
-            index: self.query.index_name(),
-        });
+        let span = self.span();
         if self.is_sharded() {
             let page = sharded::page(self.prepare_sharded());
             return crate::trace::traced(span, page);

@@ -208,10 +208,22 @@ impl<E: Entity + Send + 'static> Scan<E> {
 
     /// Every item.
     pub async fn all(self) -> Result<Vec<E>> {
-        match self.segments {
-            1 => paging::all(self.prepare(None)).await,
-            _ => self.items().try_collect().await,
-        }
+        let span = self.span();
+        let all: super::BoxFuture<'static, Result<Vec<E>>> = match self.segments {
+            1 => Box::pin(paging::all(self.prepare(None))),
+            _ => Box::pin(self.items().try_collect()),
+        };
+        crate::trace::traced(span, all).await
+    }
+
+    /// The operation's span (its requests' costs go in it).
+    fn span(&self) -> crate::trace::Span {
+        crate::trace::span(crate::trace::Op {
+            operation: "scan",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        })
     }
 }
 
@@ -241,12 +253,7 @@ impl<E: Entity + Send + 'static> IntoFuture for Scan<E> {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
-            operation: "scan",
-            entity: E::MODEL.name,
-            table: self.client.table(),
-            index: None,
-        });
+        let span = self.span();
         crate::trace::traced(span, paging::page(self.sequential()))
     }
 }
