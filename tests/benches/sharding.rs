@@ -49,9 +49,15 @@ async fn main() {
     let rounds = if quick { 1 } else { 15 };
     let server = EmbeddedDynamo::start().await.expect("server");
     let plain_client = server.client("bench-plain");
-    plain_client.create_table(&[Plain::MODEL]).await.expect("table");
+    plain_client
+        .create_table(&[Plain::MODEL])
+        .await
+        .expect("table");
     let sharded_client = server.client("bench-sharded");
-    sharded_client.create_table(&[Sharded::MODEL]).await.expect("table");
+    sharded_client
+        .create_table(&[Sharded::MODEL])
+        .await
+        .expect("table");
     let plain: Vec<Plain> = (0..ITEMS)
         .map(|i| Plain {
             job_id: format!("j-{i:05}"),
@@ -69,16 +75,32 @@ async fn main() {
             title: p.title.clone(),
         })
         .collect();
-    plain_client.batch_write().put_all(&plain).await.expect("seed");
-    sharded_client.batch_write().put_all(&sharded).await.expect("seed");
+    plain_client
+        .batch_write()
+        .put_all(&plain)
+        .await
+        .expect("seed");
+    sharded_client
+        .batch_write()
+        .put_all(&sharded)
+        .await
+        .expect("seed");
 
     let read_plain = async || {
-        let items = plain_client.query(Plain::by_stage(Stage::Open)).all().await.expect("query");
+        let items = plain_client
+            .query(Plain::by_stage(Stage::Open))
+            .all()
+            .await
+            .expect("query");
         assert_eq!(items.len(), ITEMS as usize);
         items
     };
     let read_sharded = async || {
-        let items = sharded_client.query(Sharded::by_stage(Stage::Open)).all().await.expect("query");
+        let items = sharded_client
+            .query(Sharded::by_stage(Stage::Open))
+            .all()
+            .await
+            .expect("query");
         assert_eq!(items.len(), ITEMS as usize);
         items
     };

@@ -99,15 +99,18 @@ fn default_format_suffix_is_padded_and_cased() {
     assert!(pk.starts_with("$APP#V1#EVENT#KIND_click#SHARD_"), "{pk}");
     assert_eq!(pk.len(), "$APP#V1#EVENT#KIND_click#SHARD_".len() + 2);
     let spec = Event::MODEL.primary.pk.shards.expect("sharded");
-    assert_eq!(
-        (spec.count, spec.width, spec.label),
-        (100, 2, "#SHARD_")
-    );
+    assert_eq!((spec.count, spec.width, spec.label), (100, 2, "#SHARD_"));
     assert_eq!(shard_of(&pk, "#SHARD_"), spec.shard_of(&event.sk()));
     assert_eq!(Event::key("click", 7u32).pk, pk);
     assert_eq!(Event::parse_pk(&pk).unwrap(), ("click".to_owned(),));
-    assert_eq!(Event::pk_of("click", 3), "$APP#V1#EVENT#KIND_click#SHARD_03");
-    assert_eq!(Event::pk_of("click", 103), "$APP#V1#EVENT#KIND_click#SHARD_03");
+    assert_eq!(
+        Event::pk_of("click", 3),
+        "$APP#V1#EVENT#KIND_click#SHARD_03"
+    );
+    assert_eq!(
+        Event::pk_of("click", 103),
+        "$APP#V1#EVENT#KIND_click#SHARD_03"
+    );
 }
 
 #[test]
@@ -137,19 +140,32 @@ fn shards_are_stable_and_spread() {
         label: "#shard_",
         width: 1,
     };
-    assert_eq!(entity_client::key::fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
-    assert_eq!(spec.shard_of("foobar"), (0x8594_4171_f739_67e8u64 % 10) as u16);
+    assert_eq!(
+        entity_client::key::fnv1a64(b"foobar"),
+        0x8594_4171_f739_67e8
+    );
+    assert_eq!(
+        spec.shard_of("foobar"),
+        (0x8594_4171_f739_67e8u64 % 10) as u16
+    );
 
     let mut counts = BTreeMap::new();
     for i in 0..1000 {
         let job = job(i, Stage::Open);
-        assert_eq!(job.by_stage_pk(), job.clone().by_stage_pk(), "deterministic");
+        assert_eq!(
+            job.by_stage_pk(),
+            job.clone().by_stage_pk(),
+            "deterministic"
+        );
         *counts
             .entry(shard_of(&job.by_stage_pk(), "#shard_"))
             .or_insert(0u32) += 1;
     }
     assert_eq!(counts.len(), 10, "every shard used: {counts:?}");
-    assert!(counts.values().all(|&c| c <= 200), "none over twice the mean: {counts:?}");
+    assert!(
+        counts.values().all(|&c| c <= 200),
+        "none over twice the mean: {counts:?}"
+    );
 }
 
 async fn jobs_table() -> TestTable {
@@ -159,7 +175,12 @@ async fn jobs_table() -> TestTable {
 /// Waits until the index shows `count` items for the stage.
 async fn settle(client: &Client, stage: Stage, count: usize) {
     common::eventually(count, || async {
-        client.query(Job::by_stage(stage)).all().await.unwrap().len()
+        client
+            .query(Job::by_stage(stage))
+            .all()
+            .await
+            .unwrap()
+            .len()
     })
     .await;
 }
@@ -221,7 +242,13 @@ async fn every_write_path_finds_the_items_shard() {
     let got = c.get(Member::key("ACTIVE", "u-1")).await.unwrap().unwrap();
     assert_eq!(got.name, "renamed");
     let batch: Vec<Member> = (2..30).map(|i| member(&format!("u-{i}"))).collect();
-    assert!(c.batch_write().put_all(&batch).await.unwrap().unprocessed.is_empty());
+    assert!(c
+        .batch_write()
+        .put_all(&batch)
+        .await
+        .unwrap()
+        .unprocessed
+        .is_empty());
     c.transact_write().put(&member("u-30")).await.unwrap();
     let keys = (2..=30).map(|i| Member::key("ACTIVE", format!("u-{i}")));
     let got = c.batch_get(keys).consistent_read(true).await.unwrap();
@@ -248,7 +275,13 @@ async fn loaded() -> (TestTable, Vec<Job>) {
     let t = jobs_table().await;
     let jobs: Vec<Job> = (0..520).map(|i| job(i, Stage::Open)).collect();
     let closed: Vec<Job> = (1000..1040).map(|i| job(i, Stage::Closed)).collect();
-    let out = t.client.batch_write().put_all(&jobs).put_all(&closed).await.unwrap();
+    let out = t
+        .client
+        .batch_write()
+        .put_all(&jobs)
+        .put_all(&closed)
+        .await
+        .unwrap();
     assert!(out.unprocessed.is_empty());
     settle(&t.client, Stage::Open, 520).await;
     let mut reference = jobs;
@@ -274,11 +307,26 @@ async fn queries_merge_every_shard_in_order() {
     let page = c.query(q().limit(37)).await.unwrap();
     assert_eq!(page.items, reference[..37]);
     assert!(page.cursor.is_some());
-    assert_eq!(c.query(q()).one().await.unwrap().as_ref(), reference.first());
+    assert_eq!(
+        c.query(q()).one().await.unwrap().as_ref(),
+        reference.first()
+    );
     // Streams.
-    let items: Vec<Job> = c.query(q()).page_size(23).items().try_collect().await.unwrap();
+    let items: Vec<Job> = c
+        .query(q())
+        .page_size(23)
+        .items()
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(items, reference);
-    let pages: Vec<_> = c.query(q()).page_size(23).pages().try_collect().await.unwrap();
+    let pages: Vec<_> = c
+        .query(q())
+        .page_size(23)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
     assert!(pages.iter().all(|p| p.items.len() <= 23));
     let flat: Vec<Job> = pages.into_iter().flat_map(|p| p.items).collect();
     assert_eq!(flat, reference);
@@ -289,9 +337,17 @@ async fn queries_merge_every_shard_in_order() {
         .cloned()
         .collect();
     assert!(!in_range.is_empty());
-    let got = c.query(q().due_between(100u32, 250u32)).all().await.unwrap();
+    let got = c
+        .query(q().due_between(100u32, 250u32))
+        .all()
+        .await
+        .unwrap();
     assert_eq!(got, in_range);
-    let got = c.query(q().due_between(100u32, 250u32).descending()).all().await.unwrap();
+    let got = c
+        .query(q().due_between(100u32, 250u32).descending())
+        .all()
+        .await
+        .unwrap();
     assert_eq!(got, in_range.iter().rev().cloned().collect::<Vec<_>>());
     let got = c.query(q().due(7u32)).all().await.unwrap();
     let due_7: Vec<Job> = reference.iter().filter(|j| j.due == 7).cloned().collect();
@@ -349,7 +405,10 @@ async fn one_cursor_pages_through_every_shard() {
             .query(Job::by_stage(Stage::Closed).limit(23))
             .cursor(first)
             .await;
-        assert!(matches!(other, Err(entity_client::Error::InvalidCursor { .. })));
+        assert!(matches!(
+            other,
+            Err(entity_client::Error::InvalidCursor { .. })
+        ));
     }
     // Resumed with other page sizes and a range.
     let q = || Job::by_stage(Stage::Open).due_gte(200u32);
@@ -392,4 +451,38 @@ async fn explain_shows_one_request_per_shard() {
         .map(|n| Job::by_stage_pk_of(Stage::Open, n))
         .collect();
     assert_eq!(partitions, expected);
+}
+
+#[tokio::test]
+async fn a_failed_page_resumes_after_the_last_item_delivered() {
+    use entity_tests::fault_proxy::{Fault, FaultProxy};
+    use futures::StreamExt;
+    let (t, reference) = loaded().await;
+    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let name = t.client.table().to_owned();
+    let client = Client::new(
+        entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
+        name,
+    );
+    // The first page of every shard (ten at once) and two more go through;
+    // the next request, one shard's, fails on every attempt.
+    let mut faults = vec![Fault::Forward; 12];
+    let attempts = entity_tests::harness::FAST_SDK_ATTEMPTS as usize;
+    faults.extend(vec![Fault::ServerErrorBeforeForwarding; attempts]);
+    proxy.script("Query", faults);
+    let q = || Job::by_stage(Stage::Open);
+    let stream = client.query(q()).page_size(23).items();
+    futures::pin_mut!(stream);
+    let mut read = Vec::new();
+    let cursor = loop {
+        match stream.next().await {
+            Some(Ok(job)) => read.push(job),
+            Some(Err(entity_client::Error::PageFailed { cursor, .. })) => break cursor,
+            other => panic!("expected a failed page, got {other:?}"),
+        }
+    };
+    assert!(!read.is_empty() && read.len() < reference.len());
+    let rest = client.query(q()).cursor(cursor).all().await.unwrap();
+    read.extend(rest);
+    assert_eq!(read, reference, "nothing twice, nothing skipped");
 }

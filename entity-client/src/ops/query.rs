@@ -3,10 +3,10 @@
 
 use super::paging::{self, Page, Prepared, Source, State};
 use super::sharded::{self, Sharded};
-use crate::cursor::ShardPosition;
 use super::visibility::{Shown, Visibility};
 use super::BoxFuture;
 use crate::cursor::Fingerprint;
+use crate::cursor::ShardPosition;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_key;
 use crate::Client;
@@ -123,9 +123,12 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
 
     fn prepare(self) -> Result<State> {
         let (prepared, query, cursor) = self.prepared()?;
-        let start = paging::resume(&prepared.client, &prepared.fingerprint, cursor.as_deref(), |key| {
-            check_cursor_key(&query, key)
-        })?;
+        let start = paging::resume(
+            &prepared.client,
+            &prepared.fingerprint,
+            cursor.as_deref(),
+            |key| check_cursor_key(&query, key),
+        )?;
         let state = State::new(prepared, start, query.get_limit())?;
         Ok(match query.matches_nothing() {
             true => state.finished(),
@@ -149,7 +152,13 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             None => None,
         };
         let pk_attribute = query.partition_key().0;
-        let state = Sharded::new(prepared, &sharding, pk_attribute, positions, query.get_limit())?;
+        let state = Sharded::new(
+            prepared,
+            &sharding,
+            pk_attribute,
+            positions,
+            query.get_limit(),
+        )?;
         Ok(match query.matches_nothing() {
             true => state.finished(),
             false => state,

@@ -565,13 +565,30 @@ mod tests {
     #[test]
     fn numbers_compare_by_value() {
         let ordered = [
-            "-1E+3", "-100", "-99.5", "-2", "-0.001", "0", "-0", "0.00", "1e-3", "0.5", "2",
-            "10", "10.000001", "99999999999999999999999999999999999999", "1e39",
+            "-1E+3",
+            "-100",
+            "-99.5",
+            "-2",
+            "-0.001",
+            "0",
+            "-0",
+            "0.00",
+            "1e-3",
+            "0.5",
+            "2",
+            "10",
+            "10.000001",
+            "99999999999999999999999999999999999999",
+            "1e39",
         ];
         for (i, a) in ordered.iter().enumerate() {
             for (j, b) in ordered.iter().enumerate() {
                 let zero = |s: &str| Decimal::parse(s).is_some_and(|d| d.sign() == 0);
-                let expected = if zero(a) && zero(b) { Ordering::Equal } else { i.cmp(&j) };
+                let expected = if zero(a) && zero(b) {
+                    Ordering::Equal
+                } else {
+                    i.cmp(&j)
+                };
                 assert_eq!(compare_numbers(a, b), expected, "{a} vs {b}");
             }
         }
@@ -586,11 +603,8 @@ mod tests {
             shard,
             ascending,
         };
-        let mut heap = BinaryHeap::from([
-            head("b", 0, true),
-            head("a", 2, true),
-            head("a", 1, true),
-        ]);
+        let mut heap =
+            BinaryHeap::from([head("b", 0, true), head("a", 2, true), head("a", 1, true)]);
         let popped: Vec<usize> = std::iter::from_fn(|| heap.pop().map(|h| h.shard)).collect();
         assert_eq!(popped, [1, 2, 0]);
         let mut heap = BinaryHeap::from([head("a", 0, false), head("b", 1, false)]);
