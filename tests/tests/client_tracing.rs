@@ -1,6 +1,8 @@
 //! With the `tracing` feature, every operation runs in a span naming the
 //! operation, entity, table and index, with its outcome and what its
-//! requests cost: requests, retries, capacity units, items.
+//! requests cost: requests, retries, capacity units, items; counted once
+//! per request, also on a client made from another client's SDK client,
+//! and not for a request the tenant check refused.
 
 use entity_client::{Client, Entity};
 use entity_tests::fault_proxy::{Fault, FaultProxy};
@@ -41,14 +43,23 @@ impl Buffer {
         String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
     }
 
+    /// The closing lines of the spans of `operation`.
+    fn closed(&self, operation: &str) -> Vec<String> {
+        let needle = format!("operation=\"{operation}\"");
+        self.text()
+            .lines()
+            .filter(|l| l.contains(&needle) && l.contains("close"))
+            .map(str::to_owned)
+            .collect()
+    }
+
     /// The closing line of the first span of `operation`.
     fn span_of(&self, operation: &str) -> String {
-        let needle = format!("operation=\"{operation}\"");
-        let text = self.text();
-        text.lines()
-            .find(|l| l.contains(&needle) && l.contains("close"))
-            .unwrap_or_else(|| panic!("no closed {operation} span in {text}"))
-            .to_owned()
+        let closed = self.closed(operation);
+        match closed.first() {
+            Some(line) => line.clone(),
+            None => panic!("no closed {operation} span in {}", self.text()),
+        }
     }
 }
 
@@ -148,4 +159,65 @@ fn field<'a>(line: &'a str, name: &str) -> &'a str {
         + name.len()
         + 1;
     line[start..].split(' ').next().unwrap_or("")
+}
+
+/// `Client::new(other.sdk().clone(), ..)` (a second table on the same
+/// connections): one GetItem is one request, one item.
+#[tokio::test]
+async fn a_client_made_from_another_clients_sdk_counts_each_request_once() {
+    let t = table(&[Order::MODEL]).await;
+    t.client.create(&order("o1")).await.unwrap();
+    let second = Client::new(t.client.sdk().clone(), t.client.table());
+    let (buffer, _guard) = recording();
+    let got = second
+        .get(Order::key("u1", "2024-01-15", "o1"))
+        .await
+        .unwrap();
+    assert_eq!(got, Some(order("o1")));
+    let get = buffer.closed("get");
+    assert_eq!(get.len(), 1, "{get:?}");
+    assert!(get[0].contains("requests=1 retries=0"), "{}", get[0]);
+    assert!(get[0].contains("items=1 "), "{}", get[0]);
+}
+
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "shop", tenant = tenant_id)]
+#[pk(tenant_id)]
+#[sk(id)]
+struct Item {
+    tenant_id: String,
+    id: String,
+}
+
+/// A request the tenant check refuses is never sent: the span counts no
+/// request for it.
+#[tokio::test]
+async fn a_refused_tenant_request_is_not_counted_as_sent() {
+    let t = table(&[Item::MODEL]).await;
+    let a = t.client.tenant("t-a");
+    let (buffer, _guard) = recording();
+    let error = a.get(Item::key("t-b", "i1")).await.unwrap_err();
+    assert!(
+        matches!(error, entity_client::Error::TenantMismatch { .. }),
+        "{error:?}"
+    );
+    let get = buffer.closed("get");
+    assert_eq!(get.len(), 1, "{get:?}");
+    assert!(get[0].contains("requests=0 retries=0"), "{}", get[0]);
+}
+
+/// `query(..).all()`, the usual way to read a query, is an operation too:
+/// it runs in a span with its requests and items.
+#[tokio::test]
+async fn a_query_read_with_all_runs_in_a_span() {
+    let t = table(&[Order::MODEL]).await;
+    t.client.create(&order("o1")).await.unwrap();
+    t.client.create(&order("o2")).await.unwrap();
+    let (buffer, _guard) = recording();
+    let all = t.client.query(Order::primary("u1")).all().await.unwrap();
+    assert_eq!(all.len(), 2);
+    let query = buffer.closed("query");
+    assert_eq!(query.len(), 1, "{query:?}");
+    assert!(query[0].contains("requests=1 retries=0"), "{}", query[0]);
+    assert!(query[0].contains("items=2 "), "{}", query[0]);
 }
