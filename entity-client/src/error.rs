@@ -162,6 +162,10 @@ pub enum Error {
         /// tenant, or a request that names no key).
         found: Option<String>,
     },
+    /// A DynamoDB Streams record that cannot be decoded (it lacks an image
+    /// its event needs), or a request of the streams SDK that failed.
+    #[error(transparent)]
+    Stream(#[from] crate::streams::StreamError),
     /// Any other failure of the service or the connection.
     #[error("{operation} failed: {source}")]
     Service {

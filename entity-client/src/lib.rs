@@ -57,6 +57,8 @@
 //! | `time` | `time::OffsetDateTime` likewise |
 //! | `tracing` | a `tracing` span per operation with its cost: requests, retries, capacity, items |
 //! | `serde` | `#[entity(serde)]` fields (nested types through `serde_dynamo`), `set_serde` in updates, serde's traits on `MigrationCheckpoint` |
+//! | `streams` | [`streams`] decodes `aws-sdk-dynamodbstreams` records; `streams::StreamReader` reads a table's stream |
+//! | `lambda` | [`streams`] decodes the DynamoDB stream events AWS Lambda delivers (`aws_lambda_events`) |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -74,6 +76,7 @@ mod keys;
 pub mod limits;
 mod ops;
 pub mod stats;
+pub mod streams;
 mod tenancy;
 mod trace;
 

@@ -41,6 +41,18 @@ pub fn table_name(prefix: &str) -> String {
 
 /// Creates a table for `models` on the test endpoint.
 pub async fn table(models: &[&EntityModel]) -> TestTable {
+    let table = connect().await;
+    table
+        .client
+        .create_table(models)
+        .await
+        .expect("create table");
+    table
+}
+
+/// A client on a fresh table name on the test endpoint, the table not yet
+/// created (for tests that create it their own way).
+pub async fn connect() -> TestTable {
     let name = table_name("t");
     let (client, server) = match std::env::var(ENDPOINT_VARIABLE) {
         Ok(endpoint) if !endpoint.is_empty() => (Client::local(&endpoint, name), None),
@@ -49,7 +61,6 @@ pub async fn table(models: &[&EntityModel]) -> TestTable {
             (server.client(name), Some(server))
         }
     };
-    client.create_table(models).await.expect("create table");
     TestTable { client, server }
 }
 

@@ -7,8 +7,8 @@ use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, TableStatus,
-    TimeToLiveSpecification, TimeToLiveStatus,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
+    StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
@@ -255,6 +255,7 @@ pub struct CreateTable {
     design: Result<TableDesign, ValidationError>,
     if_not_exists: bool,
     timeout: Duration,
+    stream: Option<StreamViewType>,
 }
 
 impl Client {
@@ -265,6 +266,7 @@ impl Client {
             design: TableDesign::from_models(models),
             if_not_exists: false,
             timeout: Duration::from_secs(120),
+            stream: None,
         }
     }
 }
@@ -273,6 +275,24 @@ impl CreateTable {
     /// Succeeds if the table already exists.
     pub fn if_not_exists(mut self) -> Self {
         self.if_not_exists = true;
+        self
+    }
+
+    /// Enables the table's DynamoDB stream with this view type;
+    /// [`streams`](crate::streams) decodes its records, and needs
+    /// `StreamViewType::NewAndOldImages` to decode every event. (A table
+    /// that already exists, with `if_not_exists`, keeps its stream setting.)
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// use aws_sdk_dynamodb::types::StreamViewType;
+    /// client.create_table(&[Doc::MODEL]).stream(StreamViewType::NewAndOldImages).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn stream(mut self, view: StreamViewType) -> Self {
+        self.stream = Some(view);
         self
     }
 
@@ -303,6 +323,15 @@ impl CreateTable {
             .table_name(table)
             .billing_mode(BillingMode::PayPerRequest)
             .set_key_schema(Some(schema(&design.key.0, design.key.1.as_ref())?));
+        if let Some(view) = self.stream {
+            request = request.stream_specification(
+                StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(view)
+                    .build()
+                    .map_err(build_error)?,
+            );
+        }
         for name in design.attributes() {
             request = request.attribute_definitions(
                 AttributeDefinition::builder()

@@ -46,11 +46,16 @@ pub(crate) struct Visibility {
 impl Visibility {
     /// The rule for reads of `R` by `client` now.
     pub(crate) fn of<R: Readable>(client: &Client, shown: Shown) -> Self {
-        let lifecycles = R::lifecycles();
         let now = client
             .now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        Self::at::<R>(now, shown)
+    }
+
+    /// The rule for reads of `R` at `now` (epoch seconds).
+    pub(crate) fn at<R: Readable>(now: i64, shown: Shown) -> Self {
+        let lifecycles = R::lifecycles();
         Self {
             now,
             shown,
