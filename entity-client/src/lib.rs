@@ -69,9 +69,9 @@ mod cursor;
 pub mod design;
 #[cfg(feature = "embedded")]
 mod embedded;
-pub mod guide;
 mod engine;
 mod error;
+pub mod guide;
 mod keys;
 pub mod limits;
 mod ops;
@@ -105,9 +105,9 @@ pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::unique::GetUnique;
 pub use ops::update::UpdateItem;
 pub use ops::write::{Put, Upsert};
-pub use tenancy::{CrossTenant, TenantClient};
 pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,
 };
 pub use stats::{Stats, StatsConfig};
+pub use tenancy::{CrossTenant, TenantClient};

@@ -296,7 +296,10 @@ async fn crash_after(
             let json = p.checkpoint.to_json();
             // serde (feature `serde`) writes the same JSON.
             let via_serde = serde_json::to_value(&p.checkpoint).expect("serde");
-            assert_eq!(serde_json::from_str::<serde_json::Value>(&json).ok(), Some(via_serde));
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&json).ok(),
+                Some(via_serde)
+            );
             *keep.lock().unwrap() = Some((p.counts, json));
             seen += 1;
             if seen == pages {
