@@ -153,13 +153,19 @@ pub enum Error {
     },
     /// A tenant client ([`Client::tenant`](crate::Client::tenant)) was
     /// handed data of another tenant, or a request naming a key of another
-    /// tenant (or of none, such as a scan): nothing was sent.
+    /// tenant (or of none, such as a scan): nothing was sent. Also a tenant
+    /// client's write whose key holds an item of another entity (a key
+    /// another entity's format spells for another tenant, `ORG#{tenant}`
+    /// and `ORG#X{tenant}`): its identity condition refused it, and
+    /// nothing was written (`found` is `None`, and the item is not handed
+    /// over).
     #[error("tenant {expected:?} cannot address {}", describe_tenant(found.as_deref()))]
     TenantMismatch {
         /// The tenant client's tenant.
         expected: String,
         /// The tenant the entity or key holds (`None`: a key that holds no
-        /// tenant, or a request that names no key).
+        /// tenant, a request that names no key, or a key holding another
+        /// entity's item).
         found: Option<String>,
     },
     /// A DynamoDB Streams record that cannot be decoded (it lacks an image
@@ -180,7 +186,9 @@ pub enum Error {
 fn describe_tenant(found: Option<&str>) -> String {
     match found {
         Some(tenant) => format!("tenant {tenant:?}"),
-        None => "a request that names no tenant's key".to_owned(),
+        None => {
+            "a key that is not its own (of no tenant, or holding another entity's item)".to_owned()
+        }
     }
 }
 

@@ -316,12 +316,35 @@ struct Memo {
     text: String,
 }
 
+/// `Note` with soft delete and history: its deletes, updates and
+/// restores read the stored item first.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(name = "Journal", tenant = tenant_id, soft_delete, history)]
+#[pk(format = "ORG#{tenant_id}")]
+#[sk(format = "{id}")]
+struct Journal {
+    tenant_id: String,
+    id: String,
+    text: String,
+    #[entity(version)]
+    version: u64,
+}
+
+fn is_refused(result: &Result<impl std::fmt::Debug, Error>) -> bool {
+    matches!(
+        result,
+        Err(Error::TenantMismatch { expected, found: None }) if expected == "Xacme"
+    )
+}
+
 /// A tenant named so that its keys of one entity are another tenant's
-/// keys of another entity must not reach that tenant's items.
+/// keys of another entity must not reach that tenant's items: every write
+/// of a tenant client is conditioned on the item being absent or of its
+/// entity, and a write over another entity's item is `TenantMismatch`
+/// (without the item).
 #[tokio::test]
-#[ignore = "open finding: a delete (or put) of one entity reaches another tenant's item of another entity whose format spells the same key; run with --ignored"]
 async fn a_tenant_id_cannot_reach_another_tenants_items_through_an_overlapping_format() {
-    let t = table(&[Note::MODEL, Memo::MODEL]).await;
+    let t = table(&[Note::MODEL, Memo::MODEL, Journal::MODEL]).await;
     let acme = t.client.tenant("acme");
     let memo = Memo {
         tenant_id: "acme".into(),
@@ -344,10 +367,164 @@ async fn a_tenant_id_cannot_reach_another_tenants_items_through_an_overlapping_f
         !matches!(&listed, Ok(notes) if notes.iter().any(|n| n.text == "acme's secret")),
         "tenant Xacme listed acme's memo: {listed:?}"
     );
-    let _ = intruder.delete(Note::tenant_key("m1")).await;
+    let note = Note {
+        tenant_id: "Xacme".into(),
+        id: "m1".into(),
+        text: "overwritten".into(),
+    };
+    let f = Note::fields();
+    let results = [
+        ("delete", intruder.delete(Note::tenant_key("m1")).await),
+        ("remove", intruder.remove(Note::tenant_key("m1")).await),
+        ("put", intruder.put(&note).await.map(drop)),
+        ("create", intruder.create(&note).await.map(drop)),
+        ("upsert", intruder.upsert(&note).await.map(drop)),
+        (
+            "update",
+            intruder
+                .update(Note::tenant_key("m1"))
+                .set(f.text, "overwritten")
+                .await,
+        ),
+        (
+            "patch",
+            intruder
+                .patch(Note::tenant_key("m1"))
+                .set(f.text, "overwritten")
+                .await,
+        ),
+        (
+            "conditional put",
+            intruder
+                .put(&note)
+                .condition(f.text.ne("x"))
+                .await
+                .map(drop),
+        ),
+        (
+            "put with a token",
+            intruder
+                .put(&note)
+                .idempotency_token("tok-1")
+                .await
+                .map(drop),
+        ),
+    ];
+    for (operation, result) in &results {
+        // Not `ConditionFailed`, whose `old` would hand over acme's item.
+        assert!(is_refused(result), "{operation}: {result:?}");
+    }
+    let returned = intruder.delete(Note::tenant_key("m1")).return_old().await;
+    assert!(is_refused(&returned), "delete returning: {returned:?}");
+    // The writes that read the stored item first (history, soft delete,
+    // restore) refuse it too.
+    let fj = Journal::fields();
+    assert!(is_refused(
+        &intruder.delete(Journal::tenant_key("m1")).await
+    ));
+    assert!(is_refused(
+        &intruder
+            .update(Journal::tenant_key("m1"))
+            .set(fj.text, "overwritten")
+            .await
+    ));
+    assert!(is_refused(
+        &intruder.restore(Journal::tenant_key("m1")).await
+    ));
     assert_eq!(
         acme.get(Memo::tenant_key("m1")).await.unwrap(),
-        Some(memo),
-        "tenant Xacme deleted acme's memo"
+        Some(memo.clone()),
+        "tenant Xacme changed acme's memo"
+    );
+    assert_eq!(
+        stored_at(&t.client, "ORG#Xacme", "m1").await,
+        stored,
+        "the stored item changed"
+    );
+
+    // Xacme's own items at keys no other entity holds are written as ever,
+    // blind, conditional, and soft deleted with history.
+    let own = Note {
+        id: "n1".into(),
+        ..note.clone()
+    };
+    intruder.put(&own).await.unwrap();
+    intruder
+        .put(&own)
+        .condition(f.text.eq("overwritten"))
+        .await
+        .unwrap();
+    intruder
+        .patch(Note::tenant_key("n1"))
+        .set(f.text, "again")
+        .await
+        .unwrap();
+    intruder.remove(Note::tenant_key("n1")).await.unwrap();
+    assert_eq!(intruder.get(Note::tenant_key("n1")).await.unwrap(), None);
+    let journal = Journal {
+        tenant_id: "Xacme".into(),
+        id: "j1".into(),
+        text: "day one".into(),
+        version: 0,
+    };
+    intruder.put(&journal).await.unwrap();
+    intruder
+        .update(Journal::tenant_key("j1"))
+        .set(fj.text, "day two")
+        .await
+        .unwrap();
+    intruder.delete(Journal::tenant_key("j1")).await.unwrap();
+    let restored = intruder.restore(Journal::tenant_key("j1")).await.unwrap();
+    assert_eq!(restored.text, "day two");
+    assert_eq!(restored.version, 4);
+}
+
+/// The identity guard is no condition of the caller's: a tenant client's
+/// blind put and delete stay single-item calls (a retry of either meets
+/// the same entity, or no item, again), and carry the guard.
+#[tokio::test]
+async fn the_identity_guard_keeps_blind_writes_single_item_calls() {
+    use entity_client::Explain;
+    let t = table(&[Note::MODEL]).await;
+    let client = t.client.tenant("acme");
+    let note = Note {
+        tenant_id: "acme".into(),
+        id: "n1".into(),
+        text: "hello".into(),
+    };
+    let guard = "(attribute_not_exists(#identity_guard_pk) OR #identity_guard = :identity_guard)";
+    let put = client.put(&note).explain().await.unwrap();
+    let delete = client
+        .delete(Note::tenant_key("n1"))
+        .explain()
+        .await
+        .unwrap();
+    for (explained, operation) in [(put, "PutItem"), (delete, "DeleteItem")] {
+        let request = explained.request().unwrap();
+        assert_eq!(request.operation, operation);
+        let body = request.json();
+        assert_eq!(body["ConditionExpression"], guard, "{body}");
+        assert_eq!(
+            body["ExpressionAttributeValues"][":identity_guard"]["S"],
+            "Note"
+        );
+    }
+    // A condition of the caller's still makes the put a transaction.
+    let f = Note::fields();
+    let conditional = client
+        .put(&note)
+        .condition(f.text.eq("x"))
+        .explain()
+        .await
+        .unwrap();
+    let request = conditional.request().unwrap();
+    assert_eq!(request.operation, "TransactWriteItems");
+    let condition = &request.json()["TransactItems"][0]["Put"]["ConditionExpression"];
+    assert!(
+        condition
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("AND {guard})")),
+        "{condition}"
     );
 }

@@ -8,7 +8,7 @@
 //! on restore) unless the entity declares `soft_delete(keep_unique)`.
 
 use super::managed::{self, Mode, Stamped};
-use super::single::{self, Action, SingleWrite};
+use super::single::{self, Action, IdentityGuard, SingleWrite};
 use super::unique::{self, Current};
 use super::update::render_update;
 use super::{and, exists, missing_as_not_found, BoxFuture, ReturnNothing, ReturnOld, Returning};
@@ -46,6 +46,9 @@ pub struct Delete<E, R = ReturnNothing> {
     /// Delete the item even if the entity soft-deletes.
     hard: bool,
     token: Option<String>,
+    /// A tenant client's delete: only of an absent item or one of `E`
+    /// ([`IdentityGuard`](super::single::IdentityGuard)).
+    identity_guard: bool,
     returning: PhantomData<R>,
 }
 
@@ -59,6 +62,7 @@ impl Client {
             must_exist,
             hard: false,
             token: None,
+            identity_guard: false,
             returning: PhantomData,
         }
     }
@@ -102,6 +106,15 @@ impl Client {
     }
 }
 
+impl<E, R> Delete<E, R> {
+    /// Deletes only an absent item or one of this entity (a tenant
+    /// client's deletes).
+    pub(crate) fn identity_guarded(mut self) -> Self {
+        self.identity_guard = true;
+        self
+    }
+}
+
 impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
     /// Deletes only if `condition` holds.
     pub fn condition(mut self, condition: Condition<E>) -> Self {
@@ -134,8 +147,14 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
             must_exist: self.must_exist,
             hard: self.hard,
             token: self.token,
+            identity_guard: self.identity_guard,
             returning: PhantomData,
         }
+    }
+
+    /// The tenant client's guard, if this is its delete.
+    fn identity(&self) -> Option<IdentityGuard> {
+        IdentityGuard::of::<E>(self.identity_guard)
     }
 
     /// The soft delete this delete is, if it is one.
@@ -212,6 +231,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
             }
         };
         write.token = self.token.clone();
+        write.identity = self.identity();
         write.return_value = R::return_value();
         Ok(write)
     }
@@ -235,6 +255,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
             expected: self.expected,
             must_exist: self.must_exist,
             token: self.token.clone(),
+            identity: self.identity(),
         };
         let client = self.client.clone();
         let (old, _) = update
@@ -260,7 +281,8 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let current = Current::<E>::read(&self.client, &self.key).await?;
+            let current =
+                Current::<E>::read_guarded(&self.client, &self.key, self.identity()).await?;
             let Some(stored) = &current.item else {
                 return if self.must_exist {
                     Err(Error::NotFound {
@@ -374,6 +396,8 @@ pub(crate) fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
 pub struct Restore<E> {
     client: Client,
     key: PrimaryKey<E>,
+    /// A tenant client's restore: only of an item of `E`.
+    identity_guard: bool,
 }
 
 impl Client {
@@ -389,12 +413,22 @@ impl Client {
         Restore {
             client: self.clone(),
             key,
+            identity_guard: false,
         }
+    }
+}
+
+impl<E> Restore<E> {
+    /// Restores only an item of this entity (a tenant client's restores).
+    pub(crate) fn identity_guarded(mut self) -> Self {
+        self.identity_guard = true;
+        self
     }
 }
 
 impl<E: Entity + Send + 'static> Restore<E> {
     async fn send(self) -> Result<E> {
+        let identity = IdentityGuard::of::<E>(self.identity_guard);
         check_primary_key(&self.key)?;
         let not_found = || Error::NotFound {
             entity: E::MODEL.name,
@@ -403,7 +437,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let current = Current::<E>::read(&self.client, &self.key).await?;
+            let current = Current::<E>::read_guarded(&self.client, &self.key, identity).await?;
             let Some(stored) = current
                 .item
                 .clone()
@@ -421,6 +455,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
                 condition.as_ref(),
                 &removes,
             )?;
+            write.identity = identity;
             if !soft.keep_unique {
                 let values = super::write::created_values(&stamped)?;
                 write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;

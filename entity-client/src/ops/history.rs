@@ -144,6 +144,8 @@ pub(crate) struct HistoryUpdate<'a, E> {
     pub expected: Option<u64>,
     pub must_exist: bool,
     pub token: Option<String>,
+    /// A tenant client's guard against writing over another entity's item.
+    pub identity: Option<super::single::IdentityGuard>,
 }
 
 impl<E: Entity> HistoryUpdate<'_, E> {
@@ -161,7 +163,7 @@ impl<E: Entity> HistoryUpdate<'_, E> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let current = Current::<E>::read(self.client, self.key).await?;
+            let current = Current::<E>::read_guarded(self.client, self.key, self.identity).await?;
             if self.must_exist && current.item.is_none() {
                 return Err(crate::Error::NotFound { entity });
             }
@@ -198,6 +200,7 @@ impl<E: Entity> HistoryUpdate<'_, E> {
                 rendered.expressions,
             );
             write.token = self.token.clone();
+            write.identity = self.identity;
             write.companions = companions::<E>(self.client, &new)?;
             write.companions.extend(extra(&current)?);
             match super::single::send(self.client, write).await {

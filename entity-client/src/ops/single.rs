@@ -20,8 +20,10 @@ use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::SdkError as RawSdkError;
-use aws_sdk_dynamodb::types::{Delete, Put, ReturnValue, TransactWriteItem, Update};
-use entity_core::Item;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, Delete, Put, ReturnValue, TransactWriteItem, Update,
+};
+use entity_core::{Entity, Item};
 
 /// What a write does to its item.
 #[derive(Debug)]
@@ -57,6 +59,88 @@ pub(crate) struct SingleWrite {
     pub companions: Vec<Companion>,
     /// The caller's client request token.
     pub token: Option<String>,
+    /// A tenant client's guard: the write touches only an item that is
+    /// absent or of this entity. Rendered into the condition when sent,
+    /// but not a condition of the caller's: it leaves `idempotent` (and so
+    /// the route) as it is, since a repeat after success meets the same
+    /// entity, or no item, again.
+    pub identity: Option<IdentityGuard>,
+}
+
+/// The condition `attribute_not_exists(<pk>) OR <identity> = <entity>`: an
+/// item of another entity whose key format spells the same key (another
+/// tenant's, `ORG#{tenant}` and `ORG#X{tenant}`) is not written over.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IdentityGuard {
+    pk: &'static str,
+    attribute: &'static str,
+    name: &'static str,
+}
+
+/// The guard's placeholders: the `#n<i>`/`:v<i>` of rendered expressions
+/// never take these.
+const GUARD_PK: &str = "#identity_guard_pk";
+const GUARD_ATTRIBUTE: &str = "#identity_guard";
+const GUARD_VALUE: &str = ":identity_guard";
+
+impl IdentityGuard {
+    /// `E`'s guard, if `guarded`.
+    pub(crate) fn of<E: Entity>(guarded: bool) -> Option<Self> {
+        guarded.then_some(Self {
+            pk: E::MODEL.primary.pk.attribute,
+            attribute: E::MODEL.identity_attribute,
+            name: E::MODEL.name,
+        })
+    }
+
+    /// Whether `item` (a stored item) is another entity's.
+    pub(crate) fn is_foreign(&self, item: &Item) -> bool {
+        !matches!(item.get(self.attribute), Some(AttributeValue::S(name)) if name == self.name)
+    }
+
+    /// The expressions with the guard ANDed to their condition.
+    fn render(&self, mut expressions: Expressions) -> Expressions {
+        let guard =
+            format!("(attribute_not_exists({GUARD_PK}) OR {GUARD_ATTRIBUTE} = {GUARD_VALUE})");
+        expressions.condition = Some(match expressions.condition.take() {
+            // As `Condition::and` renders: the condition is one operand
+            // already (a comparison, a function, or parenthesized).
+            Some(condition) => format!("({condition} AND {guard})"),
+            None => guard,
+        });
+        let names = expressions.names.get_or_insert_with(Default::default);
+        names.insert(GUARD_PK.to_owned(), self.pk.to_owned());
+        names.insert(GUARD_ATTRIBUTE.to_owned(), self.attribute.to_owned());
+        expressions
+            .values
+            .get_or_insert_with(Default::default)
+            .insert(
+                GUARD_VALUE.to_owned(),
+                AttributeValue::S(self.name.to_owned()),
+            );
+        expressions
+    }
+
+    /// A refusal by the guard (the stored item is another entity's) as
+    /// `Error::TenantMismatch`, without the foreign item; any other error
+    /// as it is.
+    pub(crate) fn refusal(&self, client: &Client, error: Error) -> Error {
+        match &error {
+            Error::ConditionFailed { old: Some(old), .. } if self.is_foreign(old) => {
+                self.mismatch(client)
+            }
+            _ => error,
+        }
+    }
+
+    /// The refusal of a write whose key holds another entity's item: the
+    /// key is not this tenant's (whose item it is, is not said).
+    pub(crate) fn mismatch(&self, client: &Client) -> Error {
+        Error::TenantMismatch {
+            expected: client.scoped_tenant().unwrap_or_default().to_owned(),
+            found: None,
+        }
+    }
 }
 
 impl SingleWrite {
@@ -69,6 +153,7 @@ impl SingleWrite {
             return_value: ReturnValue::None,
             companions: Vec::new(),
             token: None,
+            identity: None,
         }
     }
 
@@ -135,11 +220,22 @@ fn route(client: &Client, write: &SingleWrite) -> Result<Route> {
 
 /// Sends the write; the returned attributes (for a single-item call that
 /// asked for them).
-pub(crate) async fn send(client: &Client, write: SingleWrite) -> Result<Option<Item>> {
-    match route(client, &write)? {
+pub(crate) async fn send(client: &Client, mut write: SingleWrite) -> Result<Option<Item>> {
+    // Routed before the identity guard joins the condition: it is no
+    // condition of the caller's.
+    let route = route(client, &write)?;
+    let identity = write.identity;
+    if let Some(guard) = &identity {
+        write.expressions = guard.render(std::mem::take(&mut write.expressions));
+    }
+    let result = match route {
         Route::Plain => single_call(client, write, false).await,
         Route::AtMostOnce => single_call(client, write, true).await,
         Route::Transaction => transaction(client, write).await.map(|()| None),
+    };
+    match identity {
+        Some(guard) => result.map_err(|e| guard.refusal(client, e)),
+        None => result,
     }
 }
 
@@ -411,4 +507,59 @@ pub(crate) fn canceled(
 /// A new random client request token (32 hex digits, within DynamoDB's 36).
 pub(crate) fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard() -> IdentityGuard {
+        IdentityGuard {
+            pk: "pk",
+            attribute: "__entity",
+            name: "Note",
+        }
+    }
+
+    #[test]
+    fn the_identity_guard_joins_the_condition_as_an_operand() {
+        let alone = guard().render(Expressions::default());
+        assert_eq!(
+            alone.condition.as_deref(),
+            Some("(attribute_not_exists(#identity_guard_pk) OR #identity_guard = :identity_guard)")
+        );
+        let names = alone.names.unwrap_or_default();
+        assert_eq!(names.get(GUARD_PK).map(String::as_str), Some("pk"));
+        assert_eq!(
+            names.get(GUARD_ATTRIBUTE).map(String::as_str),
+            Some("__entity")
+        );
+        let values = alone.values.unwrap_or_default();
+        assert_eq!(
+            values.get(GUARD_VALUE),
+            Some(&AttributeValue::S("Note".into()))
+        );
+
+        let user = Expressions {
+            condition: Some("attribute_exists(#n0)".into()),
+            names: Some([("#n0".to_owned(), "pk".to_owned())].into()),
+            values: None,
+        };
+        let both = guard().render(user);
+        assert_eq!(
+            both.condition.as_deref(),
+            Some("(attribute_exists(#n0) AND (attribute_not_exists(#identity_guard_pk) OR #identity_guard = :identity_guard))")
+        );
+        assert_eq!(both.names.map(|n| n.len()), Some(3));
+    }
+
+    #[test]
+    fn only_an_item_of_another_entity_is_foreign() {
+        let item =
+            |name: &str| Item::from([("__entity".to_owned(), AttributeValue::S(name.into()))]);
+        assert!(!guard().is_foreign(&item("Note")));
+        assert!(guard().is_foreign(&item("Memo")));
+        assert!(guard().is_foreign(&item("Note#history")));
+        assert!(guard().is_foreign(&Item::new()));
+    }
 }

@@ -9,7 +9,7 @@
 //! its identity attribute says `__unique`, so no scan reads it as an entity.
 //! It holds the owner's table key, the back-reference a lookup follows.
 
-use super::single::Companion;
+use super::single::{Companion, IdentityGuard};
 use super::visibility::{Shown, Visibility};
 use super::{condition_only, BoxFuture, Conditional};
 use crate::error::{Error, Result};
@@ -204,9 +204,21 @@ pub(crate) struct Current<E> {
 }
 
 impl<E: Entity> Current<E> {
-    /// Reads the item with `key`, strongly consistent.
-    pub(crate) async fn read(client: &Client, key: &PrimaryKey<E>) -> Result<Self> {
+    /// Reads the item with `key`, strongly consistent. For a write with a
+    /// tenant client's identity guard, an item of another entity at the
+    /// key is refused as the write would be (`Error::TenantMismatch`), not
+    /// decoded.
+    pub(crate) async fn read_guarded(
+        client: &Client,
+        key: &PrimaryKey<E>,
+        identity: Option<IdentityGuard>,
+    ) -> Result<Self> {
         let item = client.get_raw(E::MODEL.name, key.to_item(), true).await?;
+        if let (Some(guard), Some(stored)) = (identity, &item) {
+            if guard.is_foreign(stored) {
+                return Err(guard.mismatch(client));
+            }
+        }
         let values = match &item {
             Some(item) => E::from_item(item.clone())?.unique_values(),
             None => Vec::new(),

@@ -50,6 +50,9 @@ pub struct UpdateItem<E, R = ReturnNothing> {
     expected: Option<u64>,
     must_exist: bool,
     token: Option<String>,
+    /// A tenant client's update: only of an absent item or one of `E`
+    /// ([`IdentityGuard`](super::single::IdentityGuard)).
+    identity_guard: bool,
     returning: PhantomData<R>,
 }
 
@@ -71,6 +74,7 @@ impl Client {
             expected: None,
             must_exist: false,
             token: None,
+            identity_guard: false,
             returning: PhantomData,
         }
     }
@@ -92,8 +96,18 @@ impl Client {
             expected: None,
             must_exist: true,
             token: None,
+            identity_guard: false,
             returning: PhantomData,
         }
+    }
+}
+
+impl<E, R> UpdateItem<E, R> {
+    /// Changes only an absent item or one of this entity (a tenant
+    /// client's updates).
+    pub(crate) fn identity_guarded(mut self) -> Self {
+        self.identity_guard = true;
+        self
     }
 }
 
@@ -229,6 +243,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             expected: self.expected,
             must_exist: self.must_exist,
             token: self.token,
+            identity_guard: self.identity_guard,
             returning: PhantomData,
         }
     }
@@ -282,6 +297,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             rendered.expressions,
         );
         write.idempotent = idempotent;
+        write.identity = super::single::IdentityGuard::of::<E>(self.identity_guard);
         write.token = self.token;
         write.return_value = R::return_value();
         let attributes = single::send(&self.client, write).await.map_err(|e| {
@@ -315,6 +331,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             expected: self.expected,
             must_exist: self.must_exist,
             token: self.token,
+            identity: super::single::IdentityGuard::of::<E>(self.identity_guard),
         };
         let (old, new) = write.send(|_| Ok(Vec::new())).await.map_err(|e| {
             if self.must_exist {

@@ -46,6 +46,9 @@ pub struct Put<E, R = ReturnStored> {
     upsert: bool,
     condition: Option<Condition<E>>,
     token: Option<String>,
+    /// A tenant client's write: only over an absent item or one of `E`
+    /// ([`IdentityGuard`](single::IdentityGuard)).
+    identity_guard: bool,
     returning: PhantomData<R>,
 }
 
@@ -59,6 +62,13 @@ impl<E, R> Put<E, R> {
         self.stamped = Err(error);
         self
     }
+
+    /// Writes only over an absent item or one of this entity (a tenant
+    /// client's writes).
+    pub(crate) fn identity_guarded(mut self) -> Self {
+        self.identity_guard = true;
+        self
+    }
 }
 
 impl Client {
@@ -70,6 +80,7 @@ impl Client {
             upsert,
             condition: None,
             token: None,
+            identity_guard: false,
             returning: PhantomData,
         }
     }
@@ -147,6 +158,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
             upsert: self.upsert,
             condition: self.condition,
             token: self.token,
+            identity_guard: self.identity_guard,
             returning: PhantomData,
         }
     }
@@ -155,6 +167,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
         let stamped = self.stamped?;
         check_item(E::MODEL, &stamped.item)?;
         let expected = stamped.expected;
+        let identity = single::IdentityGuard::of::<E>(self.identity_guard);
         let result = if !E::MODEL.managed.unique.is_empty() && self.mode == Mode::Replace {
             replace_guarded::<E, R>(
                 &self.client,
@@ -162,6 +175,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
                 self.condition,
                 self.upsert,
                 self.token,
+                identity,
             )
             .await
         } else {
@@ -172,6 +186,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
                 self.condition,
                 self.upsert,
                 self.token,
+                identity,
             )
             .await
         };
@@ -220,16 +235,21 @@ async fn write_whole<E: Entity, R: Returning<E>>(
     condition: Option<Condition<E>>,
     upsert: bool,
     token: Option<String>,
+    identity: Option<single::IdentityGuard>,
 ) -> Result<Written<E>> {
     let condition = match mode {
         Mode::Create => and(condition, Some(not_exists::<E>())),
         Mode::Replace => managed::with_version(condition, stamped.expected),
     };
     if stamped.created_unset && stamped.expected != Some(0) {
-        return replace_keeping_created::<E, R>(client, stamped, condition, upsert, token).await;
+        return replace_keeping_created::<E, R>(
+            client, stamped, condition, upsert, token, identity,
+        )
+        .await;
     }
     let mut write = whole_write(&stamped.item, upsert, condition.as_ref())?;
     write.idempotent = condition.is_none();
+    write.identity = identity;
     write.token = token;
     write.return_value = R::return_value();
     if mode == Mode::Create {
@@ -265,6 +285,7 @@ async fn replace_keeping_created<E: Entity, R: Returning<E>>(
     condition: Option<Condition<E>>,
     upsert: bool,
     token: Option<String>,
+    identity: Option<single::IdentityGuard>,
 ) -> Result<Written<E>> {
     let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
     let write = Replace {
@@ -272,6 +293,7 @@ async fn replace_keeping_created<E: Entity, R: Returning<E>>(
         condition,
         upsert,
         token,
+        identity,
     };
     write
         .send_from_stored::<R>(stamped, |current, _| {
@@ -313,6 +335,7 @@ async fn replace_guarded<E: Entity, R: Returning<E>>(
     condition: Option<Condition<E>>,
     upsert: bool,
     token: Option<String>,
+    identity: Option<single::IdentityGuard>,
 ) -> Result<Written<E>> {
     let new_values = created_values(&stamped)?;
     let write = Replace {
@@ -320,6 +343,7 @@ async fn replace_guarded<E: Entity, R: Returning<E>>(
         condition: managed::with_version(condition, stamped.expected),
         upsert,
         token,
+        identity,
     };
     write
         .send_from_stored::<R>(stamped, |current, item| {
@@ -338,6 +362,7 @@ struct Replace<'a, E> {
     condition: Option<Condition<E>>,
     upsert: bool,
     token: Option<String>,
+    identity: Option<single::IdentityGuard>,
 }
 
 /// What a write from the stored item adds: the condition that the item is
@@ -373,12 +398,13 @@ impl<E: Entity> Replace<'_, E> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let current = Current::<E>::read(self.client, &key).await?;
+            let current = Current::<E>::read_guarded(self.client, &key, self.identity).await?;
             let kept = keep_created(&stamped, current.item.as_ref())?;
             let plan = plan(&current, &kept.item)?;
             let guarded = and(self.condition.clone(), Some(plan.guard));
             let mut write = whole_write(&kept.item, self.upsert, guarded.as_ref())?;
             write.idempotent = self.condition.is_none() && plan.stable;
+            write.identity = self.identity;
             write.token = self.token.clone();
             write.return_value = R::return_value();
             write.companions = plan.companions;

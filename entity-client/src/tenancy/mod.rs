@@ -37,7 +37,10 @@ use std::sync::{Arc, Mutex};
 /// client's; a whole key or query (`Product::key(tenant, id)`) is taken
 /// too, and checked. Every request is checked before it is sent: a key of
 /// another tenant, in any part of it, is [`Error::TenantMismatch`] and
-/// nothing is sent. Cursors are bound to the tenant.
+/// nothing is sent. Every write is also conditioned on the item being
+/// absent or of its entity: another tenant's item of an entity whose
+/// format spells the same key is [`Error::TenantMismatch`], untouched.
+/// Cursors are bound to the tenant.
 ///
 /// ```
 /// use entity_client::{Entity, Tenant};
@@ -170,50 +173,53 @@ impl TenantClient {
     /// tenant is [`Error::TenantMismatch`], and nothing is sent.
     pub fn put<E: TenantEntity + 'static>(&self, entity: &E) -> Put<E> {
         self.whole(entity, self.scoped::<E>().put_any(entity))
+            .identity_guarded()
     }
 
     /// Writes the item if none has its key (see [`Client::create`]).
     pub fn create<E: TenantEntity + 'static>(&self, entity: &E) -> Put<E> {
         self.whole(entity, self.scoped::<E>().create_any(entity))
+            .identity_guarded()
     }
 
     /// Writes every field into the item (see [`Client::upsert`]).
     pub fn upsert<E: TenantEntity + 'static>(&self, entity: &E) -> Upsert<E> {
         self.whole(entity, self.scoped::<E>().upsert_any(entity))
+            .identity_guarded()
     }
 
     /// Changes an item of this tenant, creating it if missing (see
     /// [`Client::update`]).
     pub fn update<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> UpdateItem<E> {
         let key = self.key(key);
-        self.scoped::<E>().update_any(key)
+        self.scoped::<E>().update_any(key).identity_guarded()
     }
 
     /// Changes an item of this tenant that must exist (see
     /// [`Client::patch`]).
     pub fn patch<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> UpdateItem<E> {
         let key = self.key(key);
-        self.scoped::<E>().patch_any(key)
+        self.scoped::<E>().patch_any(key).identity_guarded()
     }
 
     /// Deletes an item of this tenant (see [`Client::delete`]).
     pub fn delete<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
         let key = self.key(key);
-        self.scoped::<E>().delete_any(key)
+        self.scoped::<E>().delete_any(key).identity_guarded()
     }
 
     /// Deletes an item of this tenant that must exist (see
     /// [`Client::remove`]).
     pub fn remove<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
         let key = self.key(key);
-        self.scoped::<E>().remove_any(key)
+        self.scoped::<E>().remove_any(key).identity_guarded()
     }
 
     /// Restores a soft-deleted item of this tenant (see
     /// [`Client::restore`]).
     pub fn restore<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Restore<E> {
         let key = self.key(key);
-        self.scoped::<E>().restore_any(key)
+        self.scoped::<E>().restore_any(key).identity_guarded()
     }
 
     /// Queries this tenant's partition of an index (see [`Client::query`]):
