@@ -6,6 +6,7 @@ pub mod bench;
 pub mod clock;
 pub mod fault_proxy;
 pub mod harness;
+pub mod tenancy;
 
 use entity_core::{Entity, KeyPart};
 use serde::{Deserialize, Serialize};

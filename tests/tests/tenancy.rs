@@ -8,24 +8,7 @@ mod common;
 use common::{s, stored_at};
 use entity_client::{Entity, Error, Explain, Tenant};
 use entity_tests::harness::table;
-
-/// Seed 004's simple entity: `PRODUCT#<tenantCode>` / `<id>`.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Product", tenant = tenant_id)]
-#[pk(format = "PRODUCT#{tenant_id}")]
-#[sk(format = "{product_id}")]
-#[index(by_category(
-    gsi = "gsi1",
-    pk(format = "PRODUCT#{tenant_id}#{category}"),
-    sk(format = "{price:unpadded}")
-))]
-struct Product {
-    tenant_id: String,
-    product_id: String,
-    category: String,
-    price: u32,
-    name: String,
-}
+use entity_tests::tenancy::{product, Product};
 
 /// Seed 004's shared users: `USER#common` / `<provider>#<userId>`.
 #[derive(Entity, Debug, Clone, PartialEq)]
@@ -47,16 +30,6 @@ struct User {
 struct Setting {
     key: String,
     value: String,
-}
-
-fn product(tenant: &str, id: &str, category: &str, price: u32) -> Product {
-    Product {
-        tenant_id: tenant.into(),
-        product_id: id.into(),
-        category: category.into(),
-        price,
-        name: format!("{id} of {tenant}"),
-    }
 }
 
 fn mismatch(expected: &str, found: Option<&str>) -> impl Fn(&Error) -> bool {

@@ -8,25 +8,7 @@ mod common;
 use common::stored_at;
 use entity_client::{Entity, Error};
 use entity_tests::harness::table;
-
-/// Seed 004's product: `PRODUCT#<tenant>` / `<id>`, and a GSI per
-/// tenant and category.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Product", tenant = tenant_id)]
-#[pk(format = "PRODUCT#{tenant_id}")]
-#[sk(format = "{product_id}")]
-#[index(by_category(
-    gsi = "gsi1",
-    pk(format = "PRODUCT#{tenant_id}#{category}"),
-    sk(format = "{price:unpadded}")
-))]
-struct Product {
-    tenant_id: String,
-    product_id: String,
-    category: String,
-    price: u32,
-    name: String,
-}
+use entity_tests::tenancy::{product, Product};
 
 /// The default key format, with the tenant in the table's and a GSI's
 /// partition.
@@ -52,16 +34,6 @@ struct Doc {
     body: String,
     #[entity(version)]
     version: u64,
-}
-
-fn product(tenant: &str, id: &str, category: &str, price: u32) -> Product {
-    Product {
-        tenant_id: tenant.into(),
-        product_id: id.into(),
-        category: category.into(),
-        price,
-        name: format!("{id} of {tenant}"),
-    }
 }
 
 /// Tenant ids that hold the key separator, the escape character, the

@@ -1,0 +1,33 @@
+//! Seed 004's tenant product, shared by the tenancy tests.
+
+use entity_client::Entity;
+
+/// Seed 004's simple entity: `PRODUCT#<tenantCode>` / `<id>`, and a GSI
+/// per tenant and category.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(name = "Product", tenant = tenant_id)]
+#[pk(format = "PRODUCT#{tenant_id}")]
+#[sk(format = "{product_id}")]
+#[index(by_category(
+    gsi = "gsi1",
+    pk(format = "PRODUCT#{tenant_id}#{category}"),
+    sk(format = "{price:unpadded}")
+))]
+pub struct Product {
+    pub tenant_id: String,
+    pub product_id: String,
+    pub category: String,
+    pub price: u32,
+    pub name: String,
+}
+
+/// Product `id` of `tenant`, named after both.
+pub fn product(tenant: &str, id: &str, category: &str, price: u32) -> Product {
+    Product {
+        tenant_id: tenant.into(),
+        product_id: id.into(),
+        category: category.into(),
+        price,
+        name: format!("{id} of {tenant}"),
+    }
+}
