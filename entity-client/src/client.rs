@@ -263,20 +263,24 @@ impl Client {
 /// An SDK client for a local endpoint: static credentials (letters and
 /// digits only, as DynamoDB Local requires) and region `us-east-1`.
 pub fn local_sdk_client(endpoint_url: &str) -> aws_sdk_dynamodb::Client {
-    use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+    use aws_sdk_dynamodb::config::BehaviorVersion;
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new(
-            "local",
-            "local",
-            None,
-            None,
-            "entity-client",
-        ))
+        .region(local_region())
+        .credentials_provider(local_credentials())
         .endpoint_url(endpoint_url)
         .build();
     aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// The static credentials of a local endpoint's SDK clients.
+pub(crate) fn local_credentials() -> aws_sdk_dynamodb::config::Credentials {
+    aws_sdk_dynamodb::config::Credentials::new("local", "local", None, None, "entity-client")
+}
+
+/// The region of a local endpoint's SDK clients.
+pub(crate) fn local_region() -> aws_sdk_dynamodb::config::Region {
+    aws_sdk_dynamodb::config::Region::new("us-east-1")
 }
 
 /// 32 random bytes from the operating system; if it cannot give them, from

@@ -263,81 +263,51 @@ fn an_undecodable_item_of_the_entity_is_an_error_in_its_place() {
     assert_eq!(results[1].as_ref().unwrap(), &Change::Insert(note()));
 }
 
+/// One item of every attribute type, written once for both value types
+/// (their variants share names): the streams SDK's and aws-sdk-dynamodb's.
+macro_rules! every_type_item {
+    ($v:ident) => {
+        [
+            ("s", $v::S("text".into())),
+            ("n", $v::N("-12.5".into())),
+            ("b", $v::B(Blob::new(vec![0, 1, 255]))),
+            ("bool", $v::Bool(true)),
+            ("null", $v::Null(true)),
+            ("ss", $v::Ss(vec!["a".into(), "b".into()])),
+            ("ns", $v::Ns(vec!["1".into(), "2.5".into()])),
+            (
+                "bs",
+                $v::Bs(vec![Blob::new(vec![1]), Blob::new(vec![2, 3])]),
+            ),
+            (
+                "l",
+                $v::L(vec![
+                    $v::S("x".into()),
+                    $v::M([("deep".to_owned(), $v::Bool(false))].into()),
+                ]),
+            ),
+            (
+                "m",
+                $v::M(
+                    [
+                        ("inner".to_owned(), $v::L(vec![$v::N("3".into())])),
+                        ("empty".to_owned(), $v::M(HashMap::new())),
+                    ]
+                    .into(),
+                ),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+    };
+}
+
 /// Every attribute type, as the streams SDK holds it and as aws-sdk-dynamodb
 /// does.
 fn every_type() -> (HashMap<String, StreamValue>, Item) {
-    let stream: HashMap<String, StreamValue> = [
-        ("s", StreamValue::S("text".into())),
-        ("n", StreamValue::N("-12.5".into())),
-        ("b", StreamValue::B(Blob::new(vec![0, 1, 255]))),
-        ("bool", StreamValue::Bool(true)),
-        ("null", StreamValue::Null(true)),
-        ("ss", StreamValue::Ss(vec!["a".into(), "b".into()])),
-        ("ns", StreamValue::Ns(vec!["1".into(), "2.5".into()])),
-        (
-            "bs",
-            StreamValue::Bs(vec![Blob::new(vec![1]), Blob::new(vec![2, 3])]),
-        ),
-        (
-            "l",
-            StreamValue::L(vec![
-                StreamValue::S("x".into()),
-                StreamValue::M([("deep".to_owned(), StreamValue::Bool(false))].into()),
-            ]),
-        ),
-        (
-            "m",
-            StreamValue::M(
-                [
-                    (
-                        "inner".to_owned(),
-                        StreamValue::L(vec![StreamValue::N("3".into())]),
-                    ),
-                    ("empty".to_owned(), StreamValue::M(HashMap::new())),
-                ]
-                .into(),
-            ),
-        ),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let sdk: Item = [
-        ("s", AttributeValue::S("text".into())),
-        ("n", AttributeValue::N("-12.5".into())),
-        ("b", AttributeValue::B(Blob::new(vec![0, 1, 255]))),
-        ("bool", AttributeValue::Bool(true)),
-        ("null", AttributeValue::Null(true)),
-        ("ss", AttributeValue::Ss(vec!["a".into(), "b".into()])),
-        ("ns", AttributeValue::Ns(vec!["1".into(), "2.5".into()])),
-        (
-            "bs",
-            AttributeValue::Bs(vec![Blob::new(vec![1]), Blob::new(vec![2, 3])]),
-        ),
-        (
-            "l",
-            AttributeValue::L(vec![
-                AttributeValue::S("x".into()),
-                AttributeValue::M([("deep".to_owned(), AttributeValue::Bool(false))].into()),
-            ]),
-        ),
-        (
-            "m",
-            AttributeValue::M(
-                [
-                    (
-                        "inner".to_owned(),
-                        AttributeValue::L(vec![AttributeValue::N("3".into())]),
-                    ),
-                    ("empty".to_owned(), AttributeValue::M(HashMap::new())),
-                ]
-                .into(),
-            ),
-        ),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
+    let stream: HashMap<String, StreamValue> = every_type_item!(StreamValue);
+    let sdk: Item = every_type_item!(AttributeValue);
     (stream, sdk)
 }
 

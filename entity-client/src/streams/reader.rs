@@ -218,17 +218,11 @@ where
 /// [`local_sdk_client`](crate::local_sdk_client) configures the DynamoDB
 /// one: static credentials and region `us-east-1`.
 pub fn local_streams_client(endpoint_url: &str) -> aws_sdk_dynamodbstreams::Client {
-    use aws_sdk_dynamodbstreams::config::{BehaviorVersion, Credentials, Region};
+    use aws_sdk_dynamodbstreams::config::BehaviorVersion;
     let config = aws_sdk_dynamodbstreams::Config::builder()
         .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new(
-            "local",
-            "local",
-            None,
-            None,
-            "entity-client",
-        ))
+        .region(crate::client::local_region())
+        .credentials_provider(crate::client::local_credentials())
         .endpoint_url(endpoint_url)
         .build();
     aws_sdk_dynamodbstreams::Client::from_conf(config)
