@@ -138,6 +138,52 @@ pub struct IndexModel {
     pub multi_attribute: &'static [NativeKeyModel],
 }
 
+impl IndexModel {
+    /// The table's own key, as an access pattern named `primary`.
+    pub const fn table(pk: KeyModel, sk: Option<KeyModel>) -> Self {
+        Self {
+            name: "primary",
+            index_name: None,
+            kind: IndexKind::Primary,
+            pk,
+            sk,
+            multi_attribute: &[],
+        }
+    }
+
+    /// Secondary index `index_name` (of `kind` `Global` or `Local`), whose
+    /// accessor is `name`, with a composed key.
+    ///
+    /// ```
+    /// use entity_core::{IndexKind, IndexModel, KeyModel};
+    ///
+    /// const BY_OWNER: IndexModel = IndexModel::secondary(
+    ///     "by_owner",
+    ///     "gsi1",
+    ///     IndexKind::Global,
+    ///     KeyModel::text("gsi1pk", &["owner"], "$app#v1#task#owner_{owner}"),
+    ///     None,
+    /// );
+    /// assert_eq!(BY_OWNER.index_name, Some("gsi1"));
+    /// ```
+    pub const fn secondary(
+        name: &'static str,
+        index_name: &'static str,
+        kind: IndexKind,
+        pk: KeyModel,
+        sk: Option<KeyModel>,
+    ) -> Self {
+        Self {
+            name,
+            index_name: Some(index_name),
+            kind,
+            pk,
+            sk,
+            multi_attribute: &[],
+        }
+    }
+}
+
 /// One attribute of a multi-attribute GSI key (`#[index(by_region(gsi =
 /// "gsi3", multi_attribute, pk(tenant_id, region), sk(status)))]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,6 +229,29 @@ pub struct KeyModel {
 }
 
 impl KeyModel {
+    /// A string key attribute composed by `template` from `composites`,
+    /// not sharded.
+    ///
+    /// ```
+    /// use entity_core::KeyModel;
+    ///
+    /// const PK: KeyModel = KeyModel::text("pk", &["task_id"], "$app#v1#task#task_id_{task_id}");
+    /// assert!(!PK.number && PK.shards.is_none());
+    /// ```
+    pub const fn text(
+        attribute: &'static str,
+        composites: &'static [&'static str],
+        template: &'static str,
+    ) -> Self {
+        Self {
+            attribute,
+            composites,
+            template,
+            number: false,
+            shards: None,
+        }
+    }
+
     /// The number of shards of a sharded partition key (`None`: not
     /// sharded).
     pub fn shard_count(&self) -> Option<u16> {

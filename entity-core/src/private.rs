@@ -6,6 +6,7 @@ pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribu
 pub use crate::key::bucket::{
     Bucket, BucketArg, BUCKET_DAY, BUCKET_HOUR, BUCKET_MONTH, BUCKET_YEAR,
 };
+pub use crate::key::tuple::{compose, key_fields, parse, KeyArgs, KeyParts, MAX_TUPLE};
 pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
 
@@ -21,6 +22,34 @@ use crate::expr::{Attr, Condition, IndexChange, Update};
 use crate::key::KeyPart;
 use crate::model::EntityModel;
 use crate::{Entity, Item};
+
+/// The values of an item's attributes named in `names`, in that order
+/// (`None` where missing), in one pass over the item; other attributes are
+/// dropped. `from_item` reads its fields from these slots.
+pub fn slots<const N: usize>(item: Item, names: &[&str; N]) -> [Option<AttributeValue>; N] {
+    let mut slots = [const { None }; N];
+    for (name, value) in item {
+        if let Some(i) = names.iter().position(|n| *n == name) {
+            slots[i] = Some(value);
+        }
+    }
+    slots
+}
+
+/// `Debug` of an entity's field handles (`TaskFields { task_id:
+/// Attr(task_id), .. }`), from its model.
+pub fn debug_fields(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    model: &EntityModel,
+) -> std::fmt::Result {
+    let mut out = f.debug_struct(name);
+    for field in model.fields {
+        let name = field.field.trim_start_matches("r#");
+        out.field(name, &format_args!("Attr({})", field.attribute));
+    }
+    out.finish()
+}
 
 /// Proves at compile time, with the error on the field, that a composite's
 /// type can be a key.

@@ -12,6 +12,7 @@ mod escape;
 mod number;
 mod shard;
 mod timestamp;
+pub(crate) mod tuple;
 pub(crate) mod unpadded;
 
 pub use escape::{escape_into, unescape, SEPARATOR};

@@ -245,7 +245,7 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
     let next = k + 1;
     let eq = op_name(name, "eq");
     let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
-    let (part, value) = key_arg(entity, sk, k, quote!(value));
+    let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
     quote! {
         #[doc = #doc_fix]
         pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
@@ -256,27 +256,6 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
         pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #krate::Query<#ident> {
             self.#name(value).build()
         }
-    }
-}
-
-/// The composite's key part type and how an argument becomes one: itself,
-/// wrapped to be written as plain decimal, or as its bucket (`{t:month}`,
-/// so a derived part compares buckets: fixed width, sorting as time).
-fn key_arg(entity: &Entity, sk: &Key, k: usize, arg: TokenStream) -> (TokenStream, TokenStream) {
-    let krate = &entity.krate;
-    let ty = entity.fields[sk.composites[k].field].key_ty;
-    if let Some(unit) = sk.composites[k].bucket {
-        (
-            unit.key_part(krate),
-            quote!(#krate::__private::BucketArg::<#ty, _>::new(&#arg)),
-        )
-    } else if sk.composites[k].unpadded {
-        (
-            quote!(#krate::__private::Unpadded<#ty>),
-            quote!(#krate::__private::PlainArg::<#ty, _>::new(&#arg)),
-        )
-    } else {
-        (quote!(#ty), super::value_casing::fold(entity, sk, arg))
     }
 }
 
@@ -311,9 +290,9 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
     );
     let q = quote!(#krate::Query<#ident>);
     let cmp = quote!(#krate::__private::Comparison);
-    let (part, value) = key_arg(entity, sk, k, quote!(value));
-    let (_, low) = key_arg(entity, sk, k, quote!(low));
-    let (_, high) = key_arg(entity, sk, k, quote!(high));
+    let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
+    let (_, low) = super::keys::composite_arg(entity, sk, k, quote!(low));
+    let (_, high) = super::keys::composite_arg(entity, sk, k, quote!(high));
     // A number attribute has no `begins_with`.
     let begins_with = sk.number.is_none().then(|| {
         quote! {

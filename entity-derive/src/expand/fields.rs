@@ -60,11 +60,18 @@ pub fn expand(entity: &Entity) -> TokenStream {
         quote!(#name: #krate::__private::attr(#attribute))
     });
     let doc_fields = format!("Handles on `{ident}`'s fields, for conditions, filters and updates.");
+    let fields_name = fields_ty.to_string();
     quote! {
         #[doc = #doc_fields]
-        #[derive(Debug)]
         #vis struct #fields_ty {
             #(#handles,)*
+        }
+
+        #[automatically_derived]
+        impl ::core::fmt::Debug for #fields_ty #bounds {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                #krate::__private::debug_fields(f, #fields_name, <#ident as #krate::Entity>::MODEL)
+            }
         }
 
         // Handles are `Copy` whatever their types: no per-field bound to

@@ -100,10 +100,7 @@ fn from_item(entity: &Entity) -> TokenStream {
     let slots: Vec<_> = (0..entity.fields.len())
         .map(|i| quote::format_ident!("__entity_slot_{}", i))
         .collect();
-    let arms = entity.fields.iter().zip(&slots).map(|(field, slot)| {
-        let attribute = &field.attribute;
-        quote!(#attribute => #slot = ::core::option::Option::Some(__entity_value),)
-    });
+    let attributes = entity.fields.iter().map(|field| &field.attribute);
     let fields = entity.fields.iter().zip(&slots).enumerate().map(|(f, (field, slot))| {
         let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
@@ -119,15 +116,9 @@ fn from_item(entity: &Entity) -> TokenStream {
         fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
             #private::check_identity(&__entity_item, <Self as #krate::Entity>::MODEL.identity_attribute, #name)?;
             #version_check
-            #(let mut #slots: ::core::option::Option<#private::AttributeValue> = ::core::option::Option::None;)*
             // One pass, no hashing: each attribute is moved to its field's
             // slot or dropped.
-            for (__entity_name, __entity_value) in __entity_item {
-                match __entity_name.as_str() {
-                    #(#arms)*
-                    _ => {}
-                }
-            }
+            let [#(#slots),*] = #private::slots(__entity_item, &[#(#attributes),*]);
             ::core::result::Result::Ok(Self { #(#fields,)* })
         }
     }
@@ -157,6 +148,32 @@ fn key_fields(entity: &Entity) -> TokenStream {
 fn key_fields_of(entity: &Entity, which: &str, key: &Key) -> TokenStream {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
+    let parse = super::key_names(&entity.primary, which).parse;
+    let simple = key.composites.len() <= super::keys::MAX_TUPLE
+        && key
+            .composites
+            .iter()
+            .all(|c| c.bucket.is_none() && !entity.fields[c.field].serde);
+    if key.composites.is_empty() {
+        return TokenStream::new();
+    }
+    if simple {
+        let attributes = key
+            .composites
+            .iter()
+            .map(|c| &entity.fields[c.field].attribute);
+        let text = if which == "pk" {
+            quote!(&key.pk)
+        } else {
+            quote!(match &key.sk {
+                ::core::option::Option::Some((_, sk)) => sk,
+                ::core::option::Option::None => return __entity_item,
+            })
+        };
+        return quote! {
+            #private::key_fields(&mut __entity_item, &[#(#attributes),*], Self::#parse(#text));
+        };
+    }
     let names = key.composites.iter().map(|c| match c.bucket {
         Some(_) => quote!(_),
         None => {
@@ -182,7 +199,6 @@ fn key_fields_of(entity: &Entity, which: &str, key: &Key) -> TokenStream {
                 }
             }
         });
-    let parse = super::key_names(&entity.primary, which).parse;
     let text = if which == "pk" {
         quote!(::core::option::Option::Some(key.pk.as_str()))
     } else {

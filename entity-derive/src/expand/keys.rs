@@ -32,10 +32,47 @@ pub fn expand(entity: &Entity) -> TokenStream {
     }
 }
 
+/// The literal texts of `key`'s template around its composites (one before
+/// each, one after the last), when the composites appear in order and are
+/// few enough for the runtime's tuple composer and parser.
+fn tuple_texts(key: &Key) -> Option<Vec<String>> {
+    if key.composites.len() > MAX_TUPLE {
+        return None;
+    }
+    let mut texts = vec![String::new()];
+    let mut next = 0;
+    for piece in key.pieces() {
+        match piece {
+            Piece::Text(text) => texts.last_mut()?.push_str(&text),
+            Piece::Value(c) if c == next => {
+                next += 1;
+                texts.push(String::new());
+            }
+            Piece::Value(_) => return None,
+        }
+    }
+    (next == key.composites.len()).then_some(texts)
+}
+
+/// The most composites `__private::compose` and `parse` take (the
+/// runtime's `MAX_TUPLE`).
+pub const MAX_TUPLE: usize = 12;
+
 /// A block that composes `key` from variables named after its composite
 /// fields, each of them some `impl KeyArg<FieldType>`.
 pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
     let krate = &entity.krate;
+    if let Some(texts) = tuple_texts(key) {
+        let (parts, args): (Vec<_>, Vec<_>) = (0..key.composites.len())
+            .map(|c| {
+                let ident = entity.fields[key.composites[c].field].ident;
+                composite_arg(entity, key, c, quote!(#ident))
+            })
+            .unzip();
+        return quote!({
+            #krate::__private::compose::<(#(#parts,)*), _>(&[#(#texts),*], (#(#args,)*))
+        });
+    }
     let literal_len: usize = key
         .pieces()
         .iter()
@@ -50,19 +87,9 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
     let pushes = key.pieces().into_iter().map(|piece| match piece {
         Piece::Text(text) => quote!(__entity_key.push_str(#text);),
         Piece::Value(c) => {
-            let field = &entity.fields[key.composites[c].field];
-            let (ident, ty) = (field.ident, field.key_ty);
-            if let Some(unit) = key.composites[c].bucket {
-                let bucket = unit.key_part(krate);
-                quote!(#krate::KeyArg::<#bucket>::encode_arg(
-                    &#krate::__private::BucketArg::<#ty, _>::new(&#ident), &mut __entity_key);)
-            } else if key.composites[c].unpadded {
-                quote!(#krate::KeyArg::<#krate::__private::Unpadded<#ty>>::encode_arg(
-                    &#krate::__private::PlainArg::<#ty, _>::new(&#ident), &mut __entity_key);)
-            } else {
-                let arg = super::value_casing::fold(entity, key, quote!(#ident));
-                quote!(#krate::KeyArg::<#ty>::encode_arg(&#arg, &mut __entity_key);)
-            }
+            let ident = entity.fields[key.composites[c].field].ident;
+            let (part, arg) = composite_arg(entity, key, c, quote!(#ident));
+            quote!(#krate::KeyArg::<#part>::encode_arg(&#arg, &mut __entity_key);)
         }
     });
     quote! {{
@@ -70,6 +97,32 @@ pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
         #(#pushes)*
         __entity_key
     }}
+}
+
+/// Composite `c` of `key` as its key part type and the argument `arg`
+/// written as one: itself (case-folded if the key folds), wrapped to be
+/// written as plain decimal, or as its bucket (`{t:month}`).
+pub fn composite_arg(
+    entity: &Entity,
+    key: &Key,
+    c: usize,
+    arg: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let krate = &entity.krate;
+    let ty = entity.fields[key.composites[c].field].key_ty;
+    if let Some(unit) = key.composites[c].bucket {
+        (
+            unit.key_part(krate),
+            quote!(#krate::__private::BucketArg::<#ty, _>::new(&#arg)),
+        )
+    } else if key.composites[c].unpadded {
+        (
+            quote!(#krate::__private::Unpadded<#ty>),
+            quote!(#krate::__private::PlainArg::<#ty, _>::new(&#arg)),
+        )
+    } else {
+        (quote!(#ty), super::value_casing::fold(entity, key, arg))
+    }
 }
 
 /// `ShardSpec { .. }` of a sharded key, as a constant expression.
@@ -293,12 +346,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
         Piece::Value(c) => {
             let field = &entity.fields[key.composites[c].field];
             let (ident, ty) = (field.ident, field.key_ty);
-            // An ambiguous format has been refused; the fallback reads on.
-            let stop = match key.stop_after(&entity.fields, c) {
-                Ok(Stop::Last(c)) => quote!(#krate::key::Stop::Last(#c)),
-                Ok(Stop::First(c)) => quote!(#krate::key::Stop::First(#c)),
-                Err(_) => quote!(#krate::key::Stop::First('#')),
-            };
+            let stop = stop_of(entity, key, c);
             if let Some(unit) = key.composites[c].bucket {
                 let bucket = unit.key_part(krate);
                 quote!(let #ident: ::std::string::String = __entity_reader.value::<#bucket>(#stop)?.0;)
@@ -311,6 +359,28 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
     });
     let mut doc_parse =
         format!("Parses a `{attribute}` value `{template}` back into its composites.");
+    let plain = key
+        .composites
+        .iter()
+        .all(|c| c.bucket.is_none() && !c.unpadded);
+    if let Some(texts) = tuple_texts(key).filter(|_| plain && key.sharding().is_none()) {
+        let stops: Vec<TokenStream> = (0..key.composites.len())
+            .map(|c| stop_of(entity, key, c))
+            .collect();
+        let n = stops.len();
+        let stops = match stops.first() {
+            Some(first) if stops.iter().all(|s| s.to_string() == first.to_string()) => {
+                quote!([#first; #n])
+            }
+            _ => quote!([#(#stops),*]),
+        };
+        return quote! {
+            #[doc = #doc_parse]
+            pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
+                #krate::__private::parse(#entity_name, #which_text, key, &[#(#texts),*], &#stops)
+            }
+        };
+    }
     let shard = key.sharding().map(|(shards, count)| {
         doc_parse = format!("Parses a `{attribute}` value `{template}{}<shard>` back into its composites; the shard suffix is checked (a number below {count}) and left out.", shards.label);
         let spec = shard_spec(entity, shards, count);
@@ -328,52 +398,81 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
     }
 }
 
+/// Where composite `c`'s value ends when `key` is read back.
+fn stop_of(entity: &Entity, key: &Key, c: usize) -> TokenStream {
+    let krate = &entity.krate;
+    // An ambiguous format has been refused; the fallback reads on.
+    match key.stop_after(&entity.fields, c) {
+        Ok(Stop::Last(c)) => quote!(#krate::key::Stop::Last(#c)),
+        Ok(Stop::First(c)) => quote!(#krate::key::Stop::First(#c)),
+        Err(_) => quote!(#krate::key::Stop::First('#')),
+    }
+}
+
 /// `Task::key(task_id)`: the table key from its composites.
 fn primary_key_fn(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
-    let mut params = key_params(entity, &entity.primary.pk);
-    let mut seen: Vec<usize> = entity
-        .primary
-        .pk
-        .composites
+    let primary = &entity.primary;
+    let mut params = key_params(entity, &primary.pk);
+    let pk_fields: Vec<usize> = primary.pk.composites.iter().map(|c| c.field).collect();
+    let sk_fields: Vec<usize> = primary
+        .sk
         .iter()
+        .flat_map(|sk| &sk.composites)
         .map(|c| c.field)
         .collect();
-    let pk_attribute = &entity.primary.pk.attribute;
-    let pk = compose_block(entity, &entity.primary.pk);
-    let sk = match &entity.primary.sk {
-        Some(sk) => {
-            // A field in both keys is one parameter, used by both.
-            for c in &sk.composites {
-                if !seen.contains(&c.field) {
-                    seen.push(c.field);
-                    let field = &entity.fields[c.field];
-                    let (ident, ty) = (field.ident, field.key_ty);
-                    params.push(quote!(#ident: impl #krate::KeyArg<#ty>));
-                }
-            }
-            let attribute = &sk.attribute;
-            let compose = compose_block(entity, sk);
-            quote!(::core::option::Option::Some((#attribute, #compose)))
+    // A field in both keys is one parameter, lent to both composers.
+    let mut seen = pk_fields.clone();
+    for &f in &sk_fields {
+        if !seen.contains(&f) {
+            seen.push(f);
+            let field = &entity.fields[f];
+            let (ident, ty) = (field.ident, field.key_ty);
+            params.push(quote!(#ident: impl #krate::KeyArg<#ty>));
         }
+    }
+    let arg = |f: &usize| {
+        let ident = entity.fields[*f].ident;
+        if pk_fields.contains(f) && sk_fields.contains(f) {
+            quote!(#krate::__private::ArgRef(&#ident))
+        } else {
+            quote!(#ident)
+        }
+    };
+    let pk_args: Vec<TokenStream> = pk_fields.iter().map(arg).collect();
+    let sk_args: Vec<TokenStream> = sk_fields.iter().map(arg).collect();
+    let pk_of = key_names(primary, "pk").compose_of;
+    let pk_attribute = &primary.pk.attribute;
+    // (A sharded sort key was refused; the fallback still composes it.)
+    let sk_of = match primary.sk.as_ref().and_then(|sk| sk.sharding()) {
+        Some(_) => base_name(primary, "sk"),
+        None => key_names(primary, "sk").compose_of,
+    };
+    let sk = primary.sk.as_ref().map(|sk| {
+        let attribute = &sk.attribute;
+        quote!((#attribute, Self::#sk_of(#(#sk_args),*)))
+    });
+    let sk_value = match &sk {
+        Some(_) if primary.pk.sharding().is_some() => {
+            let attribute = &primary.sk.as_ref().map(|sk| sk.attribute.as_str());
+            quote!(::core::option::Option::Some((#attribute, __entity_sk)))
+        }
+        Some(sk) => quote!(::core::option::Option::Some(#sk)),
         None => quote!(::core::option::Option::None),
     };
-    if let Some((shards, count)) = entity.primary.pk.sharding() {
+    if let Some((shards, count)) = primary.pk.sharding() {
         // The shard is picked by the sort key text: composed first.
         let spec = shard_spec(entity, shards, count);
-        let (sk_attribute, sk) = match &entity.primary.sk {
-            Some(sk) => (sk.attribute.as_str(), compose_block(entity, sk)),
-            None => ("", quote!(::std::string::String::new())),
-        };
-        let sk_value = match &entity.primary.sk {
-            Some(_) => quote!(::core::option::Option::Some((#sk_attribute, __entity_sk))),
-            None => quote!(::core::option::Option::None),
+        let base = base_name(primary, "pk");
+        let sk_text = match &primary.sk {
+            Some(_) => quote!(Self::#sk_of(#(#sk_args),*)),
+            None => quote!(::std::string::String::new()),
         };
         return quote! {
             /// The table key (what `get` and `delete` take) from its composites; the partition key's shard is picked by the sort key.
             pub fn key(#(#params),*) -> #krate::PrimaryKey<Self> {
-                let __entity_sk: ::std::string::String = #sk;
-                let mut __entity_pk: ::std::string::String = #pk;
+                let __entity_sk: ::std::string::String = #sk_text;
+                let mut __entity_pk = Self::#base(#(#pk_args),*);
                 #spec.push_suffix(&mut __entity_pk, #spec.shard_of(&__entity_sk));
                 #krate::PrimaryKey::new(#pk_attribute, __entity_pk, #sk_value)
             }
@@ -382,7 +481,7 @@ fn primary_key_fn(entity: &Entity) -> TokenStream {
     quote! {
         /// The table key (what `get` and `delete` take) from its composites.
         pub fn key(#(#params),*) -> #krate::PrimaryKey<Self> {
-            #krate::PrimaryKey::new(#pk_attribute, #pk, #sk)
+            #krate::PrimaryKey::new(#pk_attribute, Self::#pk_of(#(#pk_args),*), #sk_value)
         }
     }
 }

@@ -78,15 +78,23 @@ fn index(entity: &Entity, index: &Index) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let multi_attribute = native_keys(entity, index);
-    quote! {
-        #krate::IndexModel {
-            name: #name,
-            index_name: #physical,
-            kind: #krate::IndexKind::#kind,
-            pk: #pk,
-            sk: #sk,
-            multi_attribute: &[#(#multi_attribute),*],
-        }
+    if !multi_attribute.is_empty() {
+        return quote! {
+            #krate::IndexModel {
+                name: #name,
+                index_name: #physical,
+                kind: #krate::IndexKind::#kind,
+                pk: #pk,
+                sk: #sk,
+                multi_attribute: &[#(#multi_attribute),*],
+            }
+        };
+    }
+    match &index.physical {
+        None => quote!(#krate::IndexModel::table(#pk, #sk)),
+        Some(physical) => quote! {
+            #krate::IndexModel::secondary(#name, #physical, #krate::IndexKind::#kind, #pk, #sk)
+        },
     }
 }
 
@@ -99,15 +107,22 @@ fn key(entity: &Entity, key: &Key) -> TokenStream {
         .iter()
         .map(|c| entity.fields[c.field].ident.to_string());
     let number = key.number.is_some();
-    let shards = match key.sharding() {
-        Some((shards, count)) => {
-            let spec = super::keys::shard_spec(entity, shards, count);
-            quote!(::core::option::Option::Some(#spec))
+    match key.sharding() {
+        None if !number => {
+            quote!(#krate::KeyModel::text(#attribute, &[#(#composites),*], #template))
         }
-        None => quote!(::core::option::Option::None),
-    };
-    quote! {
-        #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number, shards: #shards }
+        sharding => {
+            let shards = match sharding {
+                Some((shards, count)) => {
+                    let spec = super::keys::shard_spec(entity, shards, count);
+                    quote!(::core::option::Option::Some(#spec))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote! {
+                #krate::KeyModel { attribute: #attribute, composites: &[#(#composites),*], template: #template, number: #number, shards: #shards }
+            }
+        }
     }
 }
 
