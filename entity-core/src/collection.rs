@@ -55,8 +55,8 @@ pub struct CollectionSpec {
 
 /// The collections an entity joins. Every `#[derive(Entity)]` implements it.
 pub trait CollectionMember: Entity {
-    /// One entry per index that names a collection.
-    const COLLECTIONS: &'static [CollectionSpec];
+    /// One entry per index that names a collection (none by default).
+    const COLLECTIONS: &'static [CollectionSpec] = &[];
 }
 
 /// The partition key composite types of an entity's `I`th collection index,

@@ -75,7 +75,7 @@ pub use collection::{Collection, CollectionMember};
 pub use entity::{Entity, PrimaryKey, Readable};
 pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
-pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader};
+pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyResult};
 pub use lifecycle::TtlValue;
 pub use managed::{
     EpochMillis, EpochSeconds, GeneratedId, LockVersion, Timestamp, UniqueKey, WithoutUnique,

@@ -1,12 +1,15 @@
 //! Helpers called by generated code. Not a public API: names and signatures
 //! change without notice.
 
+pub use crate::attr::tuple::{put_fields, read_fields, PutFields, ReadFields, MAX_FIELDS};
 #[cfg(feature = "serde")]
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
 pub use crate::key::bucket::{
     Bucket, BucketArg, BUCKET_DAY, BUCKET_HOUR, BUCKET_MONTH, BUCKET_YEAR,
 };
-pub use crate::key::tuple::{compose, key_fields, parse, KeyArgs, KeyParts, MAX_TUPLE};
+pub use crate::key::tuple::{
+    compose, key_fields, key_item, parse, parse_with, KeyArgs, KeyParts, MAX_TUPLE,
+};
 pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
 
@@ -160,6 +163,14 @@ pub fn put_key(item: &mut Item, attribute: &'static str, key: String) {
     item.insert(attribute.to_owned(), AttributeValue::S(key));
 }
 
+/// Writes composed string keys (`to_item`), as [`put_key`] does each.
+#[inline]
+pub fn put_keys<const N: usize>(item: &mut Item, keys: [(&'static str, String); N]) {
+    for (attribute, key) in keys {
+        put_key(item, attribute, key);
+    }
+}
+
 /// Writes a number-typed key (`#[pk(user_id, number)]`): its text is plain
 /// decimal.
 #[inline]
@@ -266,6 +277,14 @@ pub fn skip_foreign<T>(read: Result<T, DecodeError>) -> Result<Option<T>, Decode
 /// `upgrade_from`, that it is an entity the current one converts from.
 #[inline(always)]
 pub const fn assert_upgrade_from<P: Entity, E: From<P>>() {}
+
+/// Fails unless the item is `model`'s entity ([`check_identity`]) at its
+/// current version ([`check_version`]).
+#[inline]
+pub fn check_item(item: &Item, model: &'static EntityModel) -> Result<(), DecodeError> {
+    check_identity(item, model.identity_attribute, model.name)?;
+    check_version(item, model)
+}
 
 /// Fails unless the item's identity attribute names `entity`.
 #[inline]
@@ -433,25 +452,25 @@ pub trait IndexChangeSteps: Sized {
     /// An empty change.
     fn start() -> Self;
     /// Sets a field from a key argument (`&str` or `String` for a `String`).
-    fn field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
+    fn with_field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
     /// Sets a recomposed key.
-    fn key(self, attribute: &str, key: String) -> Self;
+    fn with_key(self, attribute: &str, key: String) -> Self;
     /// Sets a recomposed sharded partition key from its unsharded text; the
     /// table key of the item updated picks the shard when it is sent.
-    fn shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self;
+    fn with_shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self;
     /// Requires a table key composite to hold the value given.
-    fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
+    fn with_guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self;
     /// Sets an optional composite, or removes it for `None`.
-    fn optional_field<T: KeyPart>(
+    fn with_optional_field<T: KeyPart>(
         self,
         attribute: &'static str,
         value: &Option<impl crate::KeyArg<T>>,
     ) -> Self;
     /// Removes a key of a sparse index the item leaves.
-    fn remove_key(self, attribute: &'static str) -> Self;
+    fn without_key(self, attribute: &'static str) -> Self;
     /// Requires an optional fixed composite to hold the value given, or to
     /// be absent for `None`.
-    fn optional_guard<T: KeyPart>(
+    fn with_optional_guard<T: KeyPart>(
         self,
         attribute: &'static str,
         value: &Option<impl crate::KeyArg<T>>,
@@ -462,38 +481,38 @@ impl<E> IndexChangeSteps for IndexChange<E> {
     fn start() -> Self {
         IndexChange::new()
     }
-    fn field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
+    fn with_field<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
         IndexChange::field(self, attribute, present(value.to_attribute_arg()))
     }
-    fn key(self, attribute: &str, key: String) -> Self {
+    fn with_key(self, attribute: &str, key: String) -> Self {
         IndexChange::key(self, attribute, key)
     }
-    fn shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self {
+    fn with_shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self {
         IndexChange::shard_key(self, attribute, base, spec)
     }
-    fn guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
+    fn with_guard<T: KeyPart>(self, attribute: &str, value: &impl crate::KeyArg<T>) -> Self {
         IndexChange::guard(self, attribute, present(value.to_attribute_arg()))
     }
-    fn optional_field<T: KeyPart>(
+    fn with_optional_field<T: KeyPart>(
         self,
         attribute: &'static str,
         value: &Option<impl crate::KeyArg<T>>,
     ) -> Self {
         match value {
-            Some(value) => IndexChangeSteps::field::<T>(self, attribute, value),
+            Some(value) => IndexChangeSteps::with_field::<T>(self, attribute, value),
             None => IndexChange::remove(self, attribute),
         }
     }
-    fn remove_key(self, attribute: &'static str) -> Self {
+    fn without_key(self, attribute: &'static str) -> Self {
         IndexChange::remove(self, attribute)
     }
-    fn optional_guard<T: KeyPart>(
+    fn with_optional_guard<T: KeyPart>(
         self,
         attribute: &'static str,
         value: &Option<impl crate::KeyArg<T>>,
     ) -> Self {
         match value {
-            Some(value) => IndexChangeSteps::guard::<T>(self, attribute, value),
+            Some(value) => IndexChangeSteps::with_guard::<T>(self, attribute, value),
             None => IndexChange::guard_absent(self, attribute),
         }
     }

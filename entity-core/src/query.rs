@@ -601,6 +601,46 @@ impl<E> KeyQuery<E> {
         self.compare_text(op, text, last)
     }
 
+    /// The next composite `> value`.
+    pub fn gt<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+        self.compare(Comparison::Gt, value, last)
+    }
+
+    /// The next composite `>= value`.
+    pub fn ge<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+        self.compare(Comparison::Ge, value, last)
+    }
+
+    /// The next composite `< value`.
+    pub fn lt<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+        self.compare(Comparison::Lt, value, last)
+    }
+
+    /// The next composite `<= value`.
+    pub fn le<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
+        self.compare(Comparison::Le, value, last)
+    }
+
+    /// The whole sort key `> key`.
+    pub fn key_gt(self, key: String) -> Query<E> {
+        self.compare_text(Comparison::Gt, key, true)
+    }
+
+    /// The whole sort key `>= key`.
+    pub fn key_ge(self, key: String) -> Query<E> {
+        self.compare_text(Comparison::Ge, key, true)
+    }
+
+    /// The whole sort key `< key`.
+    pub fn key_lt(self, key: String) -> Query<E> {
+        self.compare_text(Comparison::Lt, key, true)
+    }
+
+    /// The whole sort key `<= key`.
+    pub fn key_le(self, key: String) -> Query<E> {
+        self.compare_text(Comparison::Le, key, true)
+    }
+
     /// A comparison with composed text (a whole sort key, when `last`).
     pub fn compare_text(self, op: Comparison, text: String, last: bool) -> Query<E> {
         match op {

@@ -7,6 +7,7 @@
 
 mod collections;
 mod scalar;
+pub(crate) mod tuple;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::fmt;

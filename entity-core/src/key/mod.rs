@@ -262,6 +262,10 @@ pub enum Stop {
     Last(char),
 }
 
+/// What a generated key parser returns: the composites, or why the text is
+/// not such a key.
+pub type KeyResult<T> = Result<T, KeyError>;
+
 /// A raw key that does not parse as the key of an entity.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{key}` is not a {entity} {which}: {reason}")]

@@ -37,6 +37,10 @@ pub trait KeyParts: Sized {
         stops: &Self::Stops,
     ) -> Result<Self, KeyError>;
 
+    /// [`read_parts`](KeyParts::read_parts) with every value ending at
+    /// the next `#`.
+    fn read_default(reader: &mut KeyReader<'_>, texts: &Self::Texts) -> Result<Self, KeyError>;
+
     /// Inserts each value into `item` as its field's attribute (`names`).
     fn put_attributes(self, names: &Self::Names, item: &mut Item);
 }
@@ -65,18 +69,18 @@ where
 /// `texts`, each composite ending where its `stops` entry says.
 ///
 /// ```
-/// use entity_core::__private::parse;
+/// use entity_core::__private::parse_with;
 /// use entity_core::key::Stop;
 ///
 /// let texts = ["ORDER#", "#line_", ""];
 /// let stops = [Stop::First('#'); 2];
-/// let (id, line): (String, u32) = parse("Order", "sk", "ORDER#a%23b#line_0000000007", &texts, &stops)?;
+/// let (id, line): (String, u32) = parse_with("Order", "sk", "ORDER#a%23b#line_0000000007", &texts, &stops)?;
 /// assert_eq!((id.as_str(), line), ("a#b", 7));
-/// assert!(parse::<(String, u32)>("Order", "sk", "ORDER#a#line_x", &texts, &stops).is_err());
+/// assert!(parse_with::<(String, u32)>("Order", "sk", "ORDER#a#line_x", &texts, &stops).is_err());
 /// # Ok::<(), entity_core::KeyError>(())
 /// ```
 #[inline]
-pub fn parse<T: KeyParts>(
+pub fn parse_with<T: KeyParts>(
     entity: &'static str,
     which: &'static str,
     key: &str,
@@ -89,16 +93,38 @@ pub fn parse<T: KeyParts>(
     Ok(parts)
 }
 
+/// [`parse_with`] where every value ends at the next `#` or the end (the
+/// rule of every key whose values are all followed by `#` or nothing).
+///
+/// ```
+/// use entity_core::__private::parse;
+///
+/// let (id, line): (String, u32) = parse("Order", "sk", "ORDER#a#line_0000000007", &["ORDER#", "#line_", ""])?;
+/// assert_eq!((id.as_str(), line), ("a", 7));
+/// # Ok::<(), entity_core::KeyError>(())
+/// ```
+#[inline]
+pub fn parse<T: KeyParts>(
+    entity: &'static str,
+    which: &'static str,
+    key: &str,
+    texts: &T::Texts,
+) -> Result<T, KeyError> {
+    let mut reader = KeyReader::new(entity, which, key);
+    let parts = T::read_default(&mut reader, texts)?;
+    reader.finish()?;
+    Ok(parts)
+}
+
 /// The attributes of a parsed key's composites (`Entity::key_fields`):
 /// nothing when the key did not parse.
 ///
 /// ```
 /// use entity_core::__private::{key_fields, parse};
-/// use entity_core::key::Stop;
 /// use entity_core::Item;
 ///
 /// let mut item = Item::new();
-/// let parts = parse::<(String,)>("Task", "pk", "TASK#t1", &["TASK#", ""], &[Stop::First('#')]);
+/// let parts = parse::<(String,)>("Task", "pk", "TASK#t1", &["TASK#", ""]);
 /// key_fields(&mut item, &["task_id"], parts);
 /// assert_eq!(item["task_id"].as_s().unwrap(), "t1");
 /// ```
@@ -106,6 +132,13 @@ pub fn key_fields<T: KeyParts>(item: &mut Item, names: &T::Names, parts: Result<
     if let Ok(parts) = parts {
         parts.put_attributes(names, item);
     }
+}
+
+/// [`key_fields`] into a new item.
+pub fn key_item<T: KeyParts>(names: &T::Names, parts: Result<T, KeyError>) -> Item {
+    let mut item = Item::new();
+    key_fields(&mut item, names, parts);
+    item
 }
 
 macro_rules! tuples {
@@ -145,6 +178,19 @@ macro_rules! tuples {
                     {
                         reader.literal(texts[$i])?;
                         reader.value::<$t>(stops[$i])?
+                    },
+                )*);
+                reader.literal(texts[$n])?;
+                Ok(parts)
+            }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn read_default(reader: &mut KeyReader<'_>, texts: &Self::Texts) -> Result<Self, KeyError> {
+                let parts = ($(
+                    {
+                        reader.literal(texts[$i])?;
+                        reader.value::<$t>(Stop::First(super::SEPARATOR))?
                     },
                 )*);
                 reader.literal(texts[$n])?;
@@ -197,25 +243,23 @@ mod tests {
         let key = compose::<(String, i32, bool), _>(&texts, ("x#y", -5i32, true));
         assert_eq!(key, "$app#v1#task#id_x%23y#n_-9999999994@true");
         let stops = [Stop::First('#'), Stop::Last('@'), Stop::First('#')];
-        let parts: (String, i32, bool) = parse("Task", "pk", &key, &texts, &stops).unwrap();
+        let parts: (String, i32, bool) = parse_with("Task", "pk", &key, &texts, &stops).unwrap();
         assert_eq!(parts, ("x#y".to_owned(), -5, true));
     }
 
     #[test]
     fn no_composites() {
         assert_eq!(compose::<(), _>(&["$app#v1#task"], ()), "$app#v1#task");
-        parse::<()>("Task", "sk", "$app#v1#task", &["$app#v1#task"], &[]).unwrap();
-        let err = parse::<()>("Task", "sk", "$app#v1#task#x", &["$app#v1#task"], &[]).unwrap_err();
+        parse::<()>("Task", "sk", "$app#v1#task", &["$app#v1#task"]).unwrap();
+        let err = parse::<()>("Task", "sk", "$app#v1#task#x", &["$app#v1#task"]).unwrap_err();
         assert_eq!(err.reason, "unexpected trailing `#x`");
     }
 
     #[test]
     fn parse_errors_name_the_key() {
-        let err = parse::<(u32,)>("Task", "by_x sk", "N#abc", &["N#", ""], &[Stop::First('#')])
-            .unwrap_err();
+        let err = parse::<(u32,)>("Task", "by_x sk", "N#abc", &["N#", ""]).unwrap_err();
         assert_eq!((err.entity, err.which), ("Task", "by_x sk"));
-        let err =
-            parse::<(u32,)>("Task", "sk", "M#1", &["N#", ""], &[Stop::First('#')]).unwrap_err();
+        let err = parse::<(u32,)>("Task", "sk", "M#1", &["N#", ""]).unwrap_err();
         assert!(err.reason.starts_with("expected `N#`"), "{}", err.reason);
     }
 }

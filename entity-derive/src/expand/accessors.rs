@@ -1,6 +1,8 @@
 //! Typed query accessors: `Task::primary(..)`, `Task::by_project(..)`.
 //!
-//! Each index gets a stage type `TaskByProjectQuery<const STAGE: usize>`.
+//! Each index gets a stage type `TaskByProjectQuery<const STAGE: usize>`,
+//! an alias of `TaskQueries<INDEX, STAGE>` which every index shares (one
+//! struct and one set of common methods per entity).
 //! Stage `k` has fixed the first `k` sort key composites; its methods are
 //! named after composite `k`: `priority(v)` fixes it and moves to stage
 //! `k + 1`, `priority_gt(v)` and friends end in a `Query`. An earlier
@@ -12,20 +14,33 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Ident;
 
-pub fn expand(entity: &Entity) -> TokenStream {
-    std::iter::once(&entity.primary)
+/// The stage types and their methods, and the accessor functions (for the
+/// entity's inherent impl).
+pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
+    let indexes: Vec<&Index> = std::iter::once(&entity.primary)
         .chain(&entity.indexes)
-        .map(|index| index_accessor(entity, index))
-        .collect()
+        .collect();
+    let mut items = queries_struct(entity, &indexes);
+    let mut accessors = TokenStream::new();
+    for (i, index) in indexes.iter().enumerate() {
+        let (stages, accessor) = index_accessor(entity, i, index);
+        items.extend(stages);
+        accessors.extend(accessor);
+    }
+    (items, accessors)
 }
 
-fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
+/// `TaskQueries<INDEX, STAGE>`, the stage type every accessor shares.
+pub fn queries_name(entity: &Entity) -> Ident {
+    quote::format_ident!("{}Queries", entity.ident)
+}
+
+fn index_accessor(entity: &Entity, i: usize, index: &Index) -> (TokenStream, TokenStream) {
     let stage = crate::model::names::stage_type_name(entity, index);
-    let stage_struct = stage_struct(entity, index, &stage);
-    let common = common_stage_methods(entity, &stage);
+    let alias = stage_alias(entity, i, index, &stage);
     if let Some(multi) = &index.multi_attribute {
-        let accessor = super::multi_attribute::accessor(entity, index, multi, &stage);
-        return quote!(#stage_struct #accessor #common);
+        let (stages, accessor) = super::multi_attribute::accessor(entity, index, multi, &stage);
+        return (quote!(#alias #stages), accessor);
     }
     let accessor = accessor_fn(entity, index, &stage);
     let stages = index
@@ -34,30 +49,94 @@ fn index_accessor(entity: &Entity, index: &Index) -> TokenStream {
         .filter(|_| !entity.omit_stages.contains(&index.name.to_string()))
         .map(|sk| stage_methods(entity, &stage, index, sk))
         .unwrap_or_default();
-    quote! {
-        #stage_struct
-        #accessor
-        #common
-        #stages
-    }
+    (quote!(#alias #stages), accessor)
 }
 
-/// `TaskByProjectQuery<const STAGE: usize>`: the query being narrowed.
-fn stage_struct(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
+/// `TaskByProjectQuery<STAGE>`: the query of one access pattern being
+/// narrowed, `TaskQueries<i, STAGE>`.
+fn stage_alias(entity: &Entity, i: usize, index: &Index, stage: &Ident) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let vis = entity.vis;
+    let queries = queries_name(entity);
     let accessor = &index.name;
-    let doc_stage = format!(
+    let doc = format!(
         "A query on `{ident}`'s `{accessor}` access pattern; each stage fixes one more sort key composite. Converts into a [`Query`]({}::Query).",
         quote!(#krate).to_string().replace(' ', "")
     );
     quote! {
-        #[doc = #doc_stage]
-        #[derive(Debug)]
+        #[doc = #doc]
+        #vis type #stage<const STAGE: usize> = #queries<#i, STAGE>;
+    }
+}
+
+/// The struct behind every accessor's stages, and what every stage can do:
+/// order, limit, and end the query.
+fn queries_struct(entity: &Entity, indexes: &[&Index]) -> TokenStream {
+    let krate = &entity.krate;
+    let ident = entity.ident;
+    let vis = entity.vis;
+    let queries = queries_name(entity);
+    let bounds = super::key_bounds(entity);
+    let patterns: Vec<String> = indexes
+        .iter()
+        .enumerate()
+        .map(|(i, index)| {
+            let stage = crate::model::names::stage_type_name(entity, index);
+            format!("{i}: `{}` ([`{stage}`])", index.name)
+        })
+        .collect();
+    let doc = format!(
+        "A query on `{ident}` being narrowed: `INDEX` is the access pattern ({}), `STAGE` how many sort key composites are fixed. Converts into a [`Query`]({}::Query).",
+        patterns.join(", "),
+        quote!(#krate).to_string().replace(' ', "")
+    );
+    quote! {
+        #[doc = #doc]
         #[must_use = "a query does nothing until it is sent"]
-        #vis struct #stage<const STAGE: usize> {
+        #vis struct #queries<const INDEX: usize, const STAGE: usize> {
             inner: #krate::__private::KeyQuery<#ident>,
+        }
+
+        #[automatically_derived]
+        impl<const INDEX: usize, const STAGE: usize> ::core::fmt::Debug for #queries<INDEX, STAGE> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&self.inner, f)
+            }
+        }
+
+        #[automatically_derived]
+        impl<const INDEX: usize, const STAGE: usize> #queries<INDEX, STAGE> #bounds {
+            /// Largest sort key first.
+            pub fn descending(mut self) -> Self {
+                self.inner.set_ascending(false);
+                self
+            }
+
+            /// Smallest sort key first (the default).
+            pub fn ascending(mut self) -> Self {
+                self.inner.set_ascending(true);
+                self
+            }
+
+            /// At most `limit` items per request.
+            pub fn limit(mut self, limit: u32) -> Self {
+                self.inner.set_limit(limit);
+                self
+            }
+
+            /// The query: an exact sort key when every composite is fixed, a
+            /// `begins_with` on the fixed prefix otherwise.
+            pub fn build(self) -> #krate::Query<#ident> {
+                self.inner.finish()
+            }
+        }
+
+        #[automatically_derived]
+        impl<const INDEX: usize, const STAGE: usize> ::core::convert::From<#queries<INDEX, STAGE>> for #krate::Query<#ident> #bounds {
+            fn from(stage: #queries<INDEX, STAGE>) -> Self {
+                stage.build()
+            }
         }
     }
 }
@@ -65,7 +144,6 @@ fn stage_struct(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
 /// `Task::by_project(..)`: the partition, at stage 0.
 fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     let krate = &entity.krate;
-    let ident = entity.ident;
     let accessor = &index.name;
     let pk_index = if index.kind == IndexKind::Local {
         &entity.primary
@@ -124,16 +202,21 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     if let Some((_, count)) = pk_index.pk.sharding() {
         doc_accessor.push_str(&format!(" The partition is sharded: the client reads its {count} shards concurrently and merges them in sort key order."));
     }
-    let bounds = super::key_bounds(entity);
+    let query = quote!(#krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*)));
+    let body = match sharded {
+        Some(sharded) => quote! {
+            let query = #query;
+            #sharded
+            #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
+        },
+        None => quote! {
+            #stage { inner: #krate::__private::KeyQuery::new(#query, #sk_attribute, #start, #complete) }
+        },
+    };
     quote! {
-        #[automatically_derived]
-        impl #ident #bounds {
-            #[doc = #doc_accessor]
-            pub fn #accessor(#(#pk_params),*) -> #stage<0> {
-                let query = #krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*));
-                #sharded
-                #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
-            }
+        #[doc = #doc_accessor]
+        pub fn #accessor(#(#pk_params),*) -> #stage<0> {
+            #body
         }
     }
 }
@@ -151,48 +234,6 @@ fn sort_key_start(index: &Index) -> (TokenStream, String, bool) {
             )
         }
         None => (quote!(::core::option::Option::None), String::new(), false),
-    }
-}
-
-/// What every stage can do: order, limit, and end the query.
-fn common_stage_methods(entity: &Entity, stage: &Ident) -> TokenStream {
-    let krate = &entity.krate;
-    let ident = entity.ident;
-    let bounds = super::key_bounds(entity);
-    quote! {
-        #[automatically_derived]
-        impl<const STAGE: usize> #stage<STAGE> #bounds {
-            /// Largest sort key first.
-            pub fn descending(mut self) -> Self {
-                self.inner.set_ascending(false);
-                self
-            }
-
-            /// Smallest sort key first (the default).
-            pub fn ascending(mut self) -> Self {
-                self.inner.set_ascending(true);
-                self
-            }
-
-            /// At most `limit` items per request.
-            pub fn limit(mut self, limit: u32) -> Self {
-                self.inner.set_limit(limit);
-                self
-            }
-
-            /// The query: an exact sort key when every composite is fixed, a
-            /// `begins_with` on the fixed prefix otherwise.
-            pub fn build(self) -> #krate::Query<#ident> {
-                self.inner.finish()
-            }
-        }
-
-        #[automatically_derived]
-        impl<const STAGE: usize> ::core::convert::From<#stage<STAGE>> for #krate::Query<#ident> #bounds {
-            fn from(stage: #stage<STAGE>) -> Self {
-                stage.build()
-            }
-        }
     }
 }
 
@@ -289,7 +330,6 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
         op_name(name, "between"),
     );
     let q = quote!(#krate::Query<#ident>);
-    let cmp = quote!(#krate::__private::Comparison);
     let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
     let (_, low) = super::keys::composite_arg(entity, sk, k, quote!(low));
     let (_, high) = super::keys::composite_arg(entity, sk, k, quote!(high));
@@ -322,22 +362,22 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
 
         #[doc = concat!("`", stringify!(#name), "` > `value`.")]
         pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#part>(#cmp::Gt, &#value, #last)
+            self.inner.gt::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
         pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#part>(#cmp::Ge, &#value, #last)
+            self.inner.ge::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` < `value`.")]
         pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#part>(#cmp::Lt, &#value, #last)
+            self.inner.lt::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
         pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.compare::<#part>(#cmp::Le, &#value, #last)
+            self.inner.le::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
@@ -373,45 +413,35 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
         .collect();
     let tuple = quote!((#(impl #krate::KeyArg<#types>),*));
     // The key is composed by the entity's own composer, not inlined here.
-    let compose = quote!(#ident::#compose_of(#(#names),*));
+    let compose = |tuple: TokenStream| {
+        let fields = (0..names.len()).map(syn::Index::from);
+        quote!(#ident::#compose_of(#(#tuple.#fields),*))
+    };
     let q = quote!(#krate::Query<#ident>);
-    let cmp = quote!(#krate::__private::Comparison);
     let ops = [
-        ("sk_gt", quote!(Gt)),
-        ("sk_gte", quote!(Ge)),
-        ("sk_lt", quote!(Lt)),
-        ("sk_lte", quote!(Le)),
+        ("sk_gt", quote!(key_gt), ">"),
+        ("sk_gte", quote!(key_ge), ">="),
+        ("sk_lt", quote!(key_lt), "<"),
+        ("sk_lte", quote!(key_le), "<="),
     ];
-    let compares = ops.iter().map(|(method, op)| {
+    let compares = ops.iter().map(|(method, op, sign)| {
         let method = Ident::new(method, Span::call_site());
-        let doc = format!(
-            "Compares the whole sort key with the key composed from `sk` ({}).",
-            stringify_list(&names)
-        );
+        let compose = compose(quote!(sk));
+        let doc = format!("The whole sort key {sign} the one composed from `sk`.");
         quote! {
             #[doc = #doc]
             pub fn #method(self, sk: #tuple) -> #q {
-                let (#(#names),*) = sk;
-                self.inner.compare_text(#cmp::#op, #compose, true)
+                self.inner.#op(#compose)
             }
         }
     });
+    let (low, high) = (compose(quote!(low)), compose(quote!(high)));
     quote! {
         #(#compares)*
 
-        /// The whole sort key lies between the keys composed from `low` and `high`, inclusive.
+        /// The whole sort key between those composed from `low` and `high` (inclusive).
         pub fn sk_between(self, low: #tuple, high: #tuple) -> #q {
-            let low = { let (#(#names),*) = low; #compose };
-            let high = { let (#(#names),*) = high; #compose };
-            self.inner.between_text(low, high, true)
+            self.inner.between_text(#low, #high, true)
         }
     }
-}
-
-fn stringify_list(names: &[&Ident]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

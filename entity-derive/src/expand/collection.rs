@@ -17,10 +17,13 @@ pub fn expand(entity: &Entity) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(position, m)| pk_type_impl(entity, position, m.index));
+    let specs = (!memberships.is_empty()).then(|| {
+        quote!(const COLLECTIONS: &'static [#krate::collection::CollectionSpec] = &[#(#specs),*];)
+    });
     quote! {
         #[automatically_derived]
         impl #krate::CollectionMember for #ident #bounds {
-            const COLLECTIONS: &'static [#krate::collection::CollectionSpec] = &[#(#specs),*];
+            #specs
         }
 
         #[automatically_derived]

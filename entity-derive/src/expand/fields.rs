@@ -28,7 +28,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::Ident;
 
-pub fn expand(entity: &Entity) -> TokenStream {
+/// The field handles, their roles and sparse keys, and `fields()` with the
+/// group setters (for the entity's inherent impl).
+pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
     let krate = &entity.krate;
     let ident = entity.ident;
     let vis = entity.vis;
@@ -61,7 +63,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     });
     let doc_fields = format!("Handles on `{ident}`'s fields, for conditions, filters and updates.");
     let fields_name = fields_ty.to_string();
-    quote! {
+    let items = quote! {
         #[doc = #doc_fields]
         #vis struct #fields_ty {
             #(#handles,)*
@@ -90,16 +92,16 @@ pub fn expand(entity: &Entity) -> TokenStream {
 
         #sparse_keys
 
-        #[automatically_derived]
-        impl #ident #bounds {
-            #[doc = #doc_fields]
-            pub const fn fields() -> #fields_ty {
-                #fields_ty { #(#inits,)* }
-            }
-
-            #setters
+    };
+    let fns = quote! {
+        #[doc = #doc_fields]
+        pub const fn fields() -> #fields_ty {
+            #fields_ty { #(#inits,)* }
         }
-    }
+
+        #setters
+    };
+    (items, fns)
 }
 
 /// Each field's update role: `Plain`, `TableKeyComposite`, `Managed`,
@@ -240,7 +242,7 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
             .optional
             .then(|| quote!(let #name = #krate::key::OptionalKeyArg::<#ty>::into_key_arg(#name);))
     });
-    let steps = quote!(#krate::__private::IndexChangeSteps);
+    let change = change_local();
     let step = |f: usize, plain: &str, optional: &str| {
         let field = &entity.fields[f];
         let (name, attribute, ty) = (field.ident, &field.attribute, field.key_ty);
@@ -248,20 +250,25 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
             if field.optional { optional } else { plain },
             Span::call_site(),
         );
-        quote!(let __entity_change = #steps::#step::<#ty>(__entity_change, #attribute, &#name);)
+        quote!(let #change = #change.#step::<#ty>(#attribute, &#name);)
     };
-    let sets = group.iter().map(|&f| step(f, "field", "optional_field"));
-    let guard_calls = guards.iter().map(|&f| step(f, "guard", "optional_guard"));
+    let sets = group
+        .iter()
+        .map(|&f| step(f, "with_field", "with_optional_field"));
+    let guard_calls = guards
+        .iter()
+        .map(|&f| step(f, "with_guard", "with_optional_guard"));
     let doc = setter_doc(entity, group, &attributes, &guards, &optional);
     quote! {
         #[doc = #doc]
         pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
             #(#unwraps)*
-            let __entity_change: #krate::expr::IndexChange<Self> = #krate::__private::IndexChangeSteps::start();
+            use #krate::__private::IndexChangeSteps as _;
+            let #change: #krate::expr::IndexChange<Self> = #krate::__private::IndexChangeSteps::start();
             #(#sets)*
             #keys
             #(#guard_calls)*
-            __entity_change
+            #change
         }
     }
 }
@@ -286,8 +293,7 @@ struct Recomposed<'e> {
 /// sparse index depends on all of its composites (while one is `None`, the
 /// setter removes every key of the index).
 fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
-    let krate = &entity.krate;
-    let steps = quote!(#krate::__private::IndexChangeSteps);
+    let change = change_local();
     let fixed = fixed_fields(entity);
     let mut out = Recomposed {
         keys: TokenStream::new(),
@@ -312,9 +318,7 @@ fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
         let mut removes = TokenStream::new();
         for (which, key) in index.own_keys() {
             let attribute = &key.attribute;
-            removes.extend(
-                quote!(let __entity_change = #steps::remove_key(__entity_change, #attribute);),
-            );
+            removes.extend(quote!(let #change = #change.without_key(#attribute);));
             sets.extend(recompose(entity, index, which, key, &fixed, &mut out));
         }
         for &f in &optional {
@@ -331,7 +335,7 @@ fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
 
 /// `present` when every optional local in `fields` (the setter's
 /// arguments) is `Some`, each bound to `__entity_some_<field>`, else
-/// `absent`; both are steps on `__entity_change`.
+/// `absent`; both are steps on the change being built.
 fn present_locals(
     entity: &Entity,
     fields: &[usize],
@@ -340,11 +344,12 @@ fn present_locals(
 ) -> TokenStream {
     let names = fields.iter().map(|&f| entity.fields[f].ident);
     let locals = fields.iter().map(|&f| format_ident!("__entity_some_{}", f));
+    let change = change_local();
     quote! {
-        let __entity_change = match (#(&#names,)*) {
-            (#(::core::option::Option::Some(#locals),)*) => { #present __entity_change }
+        let #change = match (#(&#names,)*) {
+            (#(::core::option::Option::Some(#locals),)*) => { #present #change }
             #[allow(unreachable_patterns)]
-            _ => { #absent __entity_change }
+            _ => { #absent #change }
         };
     }
 }
@@ -360,6 +365,7 @@ fn recompose<'e>(
     out: &mut Recomposed<'e>,
 ) -> TokenStream {
     let krate = &entity.krate;
+    let change = change_local();
     if out.attributes.contains(&key.attribute.as_str()) {
         return TokenStream::new();
     }
@@ -386,9 +392,15 @@ fn recompose<'e>(
         // client knows when it sends the update.
         let base = super::keys::base_name(index, which);
         let spec = super::keys::shard_spec(entity, shards, count);
-        return quote!(let __entity_change = #krate::__private::IndexChangeSteps::shard_key(__entity_change, #attribute, Self::#base(#(#args),*), #spec););
+        return quote!(let #change = #change.with_shard_key(#attribute, Self::#base(#(#args),*), #spec););
     }
-    quote!(let __entity_change = #krate::__private::IndexChangeSteps::key(__entity_change, #attribute, Self::#compose_of(#(#args),*));)
+    quote!(let #change = #change.with_key(#attribute, Self::#compose_of(#(#args),*));)
+}
+
+/// The setter's local holding the change being built: hygienic, so no
+/// parameter (named after a field) can shadow it.
+fn change_local() -> Ident {
+    Ident::new("change", Span::mixed_site())
 }
 
 fn setter_doc(

@@ -18,7 +18,18 @@ fn to_item(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let name = &entity.name;
     let private = quote!(#krate::__private);
-    let fields = entity.fields.iter().enumerate().map(|(f, field)| {
+    let plain = plain_fields(entity);
+    // The plain fields in one tuple call, when they fit one.
+    let tuple = (!plain.is_empty() && plain.len() <= MAX_FIELDS).then(|| {
+        let attributes = plain.iter().map(|&f| &entity.fields[f].attribute);
+        let values = plain.iter().map(|&f| {
+            let ident = entity.fields[f].ident;
+            quote!(&self.#ident)
+        });
+        quote!(#private::put_fields(&mut __entity_item, #name, &[#(#attributes),*], (#(#values,)*))?;)
+    });
+    let one_by_one = |f: &usize| tuple.is_none() || !plain.contains(f);
+    let fields = entity.fields.iter().enumerate().filter(|(f, _)| one_by_one(f)).map(|(f, field)| {
         let (ident, attribute) = (field.ident, &field.attribute);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
             super::lifecycle::put_ttl(entity, &ttl)
@@ -38,6 +49,7 @@ fn to_item(entity: &Entity) -> TokenStream {
     quote! {
         fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
             let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
+            #tuple
             #(#fields)*
             #keys
             #private::put_identity(&mut __entity_item, <Self as #krate::Entity>::MODEL);
@@ -55,6 +67,8 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
     let private = quote!(#krate::__private);
     let mut written: Vec<&str> = Vec::new();
     let mut keys = TokenStream::new();
+    // Unconditional string keys go in one call.
+    let mut strings: Vec<TokenStream> = Vec::new();
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         let optional = index.optional_fields(&entity.fields);
         let mut puts = TokenStream::new();
@@ -71,12 +85,15 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
             } else {
                 super::keys::compose_from_self(entity, key, &names.compose_of)
             };
-            let put = if key.number.is_some() {
-                quote!(put_number_key)
+            if key.number.is_some() {
+                puts.extend(
+                    quote!(#private::put_number_key(&mut __entity_item, #attribute, #value);),
+                );
+            } else if optional.is_empty() {
+                strings.push(quote!((#attribute, #value)));
             } else {
-                quote!(put_key)
-            };
-            puts.extend(quote!(#private::#put(&mut __entity_item, #attribute, #value);));
+                puts.extend(quote!(#private::put_key(&mut __entity_item, #attribute, #value);));
+            }
         }
         if optional.is_empty() || puts.is_empty() {
             keys.extend(puts);
@@ -89,6 +106,9 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
             ));
             keys.extend(quote!(;));
         }
+    }
+    if !strings.is_empty() {
+        keys.extend(quote!(#private::put_keys(&mut __entity_item, [#(#strings),*]);));
     }
     (keys, written.len())
 }
@@ -111,23 +131,78 @@ fn from_item(entity: &Entity) -> TokenStream {
             quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)
         }
     });
-    let version_check = super::upgrade::version_check(entity);
-    quote! {
-        fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
-            #private::check_identity(&__entity_item, <Self as #krate::Entity>::MODEL.identity_attribute, #name)?;
-            #version_check
-            // One pass, no hashing: each attribute is moved to its field's
-            // slot or dropped.
+    let checks = match &entity.upgrade_from {
+        None => quote!(#private::check_item(&__entity_item, <Self as #krate::Entity>::MODEL)?;),
+        Some(_) => {
+            let version_check = super::upgrade::version_check(entity);
+            quote! {
+                #private::check_identity(&__entity_item, <Self as #krate::Entity>::MODEL.identity_attribute, #name)?;
+                #version_check
+            }
+        }
+    };
+    let n = entity.fields.len();
+    // One pass, no hashing: each attribute is moved to its field's slot or
+    // dropped; all-plain entities read their fields as one tuple.
+    let read = if n <= MAX_FIELDS && plain_fields(entity).len() == n {
+        let idents: Vec<_> = entity.fields.iter().map(|f| f.ident).collect();
+        let types = entity.fields.iter().map(|f| f.ty);
+        quote! {
+            let (#(#idents,)*) = #private::read_fields::<(#(#types,)*)>(__entity_item, #name, &[#(#attributes),*])?;
+            ::core::result::Result::Ok(Self { #(#idents,)* })
+        }
+    } else {
+        quote! {
             let [#(#slots),*] = #private::slots(__entity_item, &[#(#attributes),*]);
             ::core::result::Result::Ok(Self { #(#fields,)* })
         }
+    };
+    quote! {
+        fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
+            #checks
+            #read
+        }
     }
+}
+
+/// The most fields converted through one tuple (the runtime's
+/// `MAX_FIELDS`).
+const MAX_FIELDS: usize = 16;
+
+/// The fields converted by `ToAttribute`/`FromAttribute` (not serde, not
+/// TTL).
+fn plain_fields(entity: &Entity) -> Vec<usize> {
+    (0..entity.fields.len())
+        .filter(|&f| !entity.fields[f].serde && super::lifecycle::ttl_field(entity, f).is_none())
+        .collect()
 }
 
 /// `Entity::key_fields`: the table key parsed back into its fields'
 /// attributes.
 fn key_fields(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
+    let pk = &entity.primary.pk;
+    let sk_composites = entity
+        .primary
+        .sk
+        .as_ref()
+        .map_or(0, |sk| sk.composites.len());
+    if sk_composites == 0
+        && pk.composites.len() <= super::keys::MAX_TUPLE
+        && simple_composites(entity, pk)
+    {
+        // Only the partition key holds fields.
+        let attributes = pk
+            .composites
+            .iter()
+            .map(|c| &entity.fields[c.field].attribute);
+        let parse = super::key_names(&entity.primary, "pk").parse;
+        return quote! {
+            fn key_fields(key: &#krate::PrimaryKey<Self>) -> #krate::Item {
+                #krate::__private::key_item(&[#(#attributes),*], Self::#parse(&key.pk))
+            }
+        };
+    }
     let blocks = entity
         .primary
         .keys()
@@ -149,11 +224,7 @@ fn key_fields_of(entity: &Entity, which: &str, key: &Key) -> TokenStream {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
     let parse = super::key_names(&entity.primary, which).parse;
-    let simple = key.composites.len() <= super::keys::MAX_TUPLE
-        && key
-            .composites
-            .iter()
-            .all(|c| c.bucket.is_none() && !entity.fields[c.field].serde);
+    let simple = key.composites.len() <= super::keys::MAX_TUPLE && simple_composites(entity, key);
     if key.composites.is_empty() {
         return TokenStream::new();
     }
@@ -228,4 +299,12 @@ fn primary_key(entity: &Entity) -> TokenStream {
             #krate::PrimaryKey::new(#pk_attribute, self.pk(), #sk)
         }
     }
+}
+
+/// Whether every composite of `key` reads back as its field's own value
+/// (no bucket, no serde field).
+fn simple_composites(entity: &Entity, key: &Key) -> bool {
+    key.composites
+        .iter()
+        .all(|c| c.bucket.is_none() && !entity.fields[c.field].serde)
 }

@@ -9,7 +9,9 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Ident;
 
-pub fn expand(entity: &Entity) -> TokenStream {
+/// The entity's inherent impl: the key functions, `key`, and `more` (the
+/// accessors, `fields()`, setters and lookups).
+pub fn expand(entity: &Entity, more: TokenStream) -> TokenStream {
     let ident = entity.ident;
     let indexes = std::iter::once(&entity.primary).chain(&entity.indexes);
     let mut methods = TokenStream::new();
@@ -28,6 +30,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
         impl #ident #bounds {
             #methods
             #primary_key
+            #more
         }
     }
 }
@@ -63,6 +66,9 @@ pub const MAX_TUPLE: usize = 12;
 pub fn compose_block(entity: &Entity, key: &Key) -> TokenStream {
     let krate = &entity.krate;
     if let Some(texts) = tuple_texts(key) {
+        if let [text] = texts.as_slice() {
+            return quote!({ ::std::string::String::from(#text) });
+        }
         let (parts, args): (Vec<_>, Vec<_>) = (0..key.composites.len())
             .map(|c| {
                 let ident = entity.fields[key.composites[c].field].ident;
@@ -199,7 +205,8 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
             ),
         )
     };
-    let mut doc_compose = format!("The `{attribute}` value of this `{entity_name}`: `{template}`.");
+    let mut doc_compose =
+        format!("The `{attribute}` value of this `{entity_name}` ([`Self::{compose_of}`]).");
     if !optional.is_empty() {
         let names: Vec<String> = optional
             .iter()
@@ -211,13 +218,17 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
         ));
     }
     let doc_of = format!("Composes the `{attribute}` value `{template}` from its composites.");
-    let doc_guard =
-        format!("Whether `key` is a `{entity_name}` `{attribute}` value (`{template}`).");
+    let doc_guard = format!("Whether [`Self::{parse}`] accepts `key`.");
     let composers = match key.sharding() {
+        // (Generic, so inlined across crates without `#[inline]`.)
+        None if !params.is_empty() => quote! {
+            #[doc = #doc_of]
+            pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
+        },
         None => quote! {
             #[doc = #doc_of]
             #[inline]
-            pub fn #compose_of(#(#params),*) -> ::std::string::String #compose_body
+            pub fn #compose_of() -> ::std::string::String #compose_body
         },
         Some((shards, count)) => {
             let spec = shard_spec(entity, shards, count);
@@ -238,7 +249,6 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
                 }
 
                 #[doc(hidden)]
-                #[inline]
                 pub fn #base(#(#params),*) -> ::std::string::String #compose_body
             }
         }
@@ -364,20 +374,23 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
         .iter()
         .all(|c| c.bucket.is_none() && !c.unpadded);
     if let Some(texts) = tuple_texts(key).filter(|_| plain && key.sharding().is_none()) {
-        let stops: Vec<TokenStream> = (0..key.composites.len())
-            .map(|c| stop_of(entity, key, c))
-            .collect();
-        let n = stops.len();
-        let stops = match stops.first() {
-            Some(first) if stops.iter().all(|s| s.to_string() == first.to_string()) => {
-                quote!([#first; #n])
-            }
-            _ => quote!([#(#stops),*]),
+        // Most keys end every value at the next `#`: the default reader.
+        let default_stops = (0..key.composites.len()).all(|c| {
+            matches!(
+                key.stop_after(&entity.fields, c),
+                Ok(Stop::First('#')) | Err(_)
+            )
+        });
+        let call = if default_stops {
+            quote!(#krate::__private::parse(#entity_name, #which_text, key, &[#(#texts),*]))
+        } else {
+            let stops = (0..key.composites.len()).map(|c| stop_of(entity, key, c));
+            quote!(#krate::__private::parse_with(#entity_name, #which_text, key, &[#(#texts),*], &[#(#stops),*]))
         };
         return quote! {
             #[doc = #doc_parse]
-            pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
-                #krate::__private::parse(#entity_name, #which_text, key, &[#(#texts),*], &#stops)
+            pub fn #parse(key: &str) -> #krate::KeyResult<(#(#types,)*)> {
+                #call
             }
         };
     }
@@ -510,6 +523,7 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let composites = super::composite_field_set(entity);
     let mut checks = TokenStream::new();
+    let mut builtins: Vec<String> = Vec::new();
     for (f, field) in entity.fields.iter().enumerate() {
         if field.serde && !composites.contains(&f) {
             let ty = field.ty;
@@ -522,9 +536,11 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
             continue;
         }
         let ty = field.ty;
-        checks.extend(quote_spanned! {ty.span()=>
-            #krate::__private::assert_attribute::<#ty>();
-        });
+        if once_per_builtin(&mut builtins, "attribute", ty) {
+            checks.extend(quote_spanned! {ty.span()=>
+                #krate::__private::assert_attribute::<#ty>();
+            });
+        }
     }
     let mut checked: Vec<usize> = Vec::new();
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
@@ -534,11 +550,26 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
                     continue;
                 }
                 checked.push(c.field);
-                checks.extend(composite_check(entity, c));
+                if once_per_builtin(&mut builtins, "key", entity.fields[c.field].key_ty) {
+                    checks.extend(composite_check(entity, c));
+                }
             }
         }
     }
     checks
+}
+
+/// Whether to check `ty` for `check`: a `String`, `bool` or integer type
+/// is checked once (it fails only if the name is shadowed, and then the
+/// first error says so), any other type on every field.
+fn once_per_builtin(seen: &mut Vec<String>, check: &str, ty: &syn::Type) -> bool {
+    if !super::is_builtin_scalar(ty) {
+        return true;
+    }
+    let text = format!("{check} {}", quote!(#ty));
+    let first = !seen.contains(&text);
+    seen.push(text);
+    first
 }
 
 /// Re-spans the type so the error lands on the composite's name; chrono and

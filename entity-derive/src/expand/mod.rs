@@ -44,33 +44,24 @@ pub fn fallback(entity: &Entity) -> TokenStream {
 }
 
 fn api(entity: &Entity) -> TokenStream {
-    let keys = keys::expand(entity);
-    let accessors = accessors::expand(entity);
+    let (stages, accessors) = accessors::expand(entity);
+    let (fields, field_fns) = fields::expand(entity);
+    let lookups = managed::lookup_fns(entity);
+    let inherent = keys::expand(entity, quote!(#accessors #field_fns #lookups));
     let item = item::expand(entity);
-    let fields = fields::expand(entity);
     let collections = collection::expand(entity);
     let model = model::expand(entity);
-    let lookups = managed::lookup_fns(entity);
     let unique_values = managed::unique_values(entity);
     let markers = managed::markers(entity);
     let tenancy = tenant::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
     let bounds = key_bounds(entity);
-    let lookups = (!lookups.is_empty()).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl #ident #bounds {
-                #lookups
-            }
-        }
-    });
     quote! {
-        #keys
-        #accessors
+        #inherent
+        #stages
         #fields
         #collections
-        #lookups
         #[automatically_derived]
         impl #krate::Entity for #ident #bounds {
             #model
@@ -140,7 +131,7 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
 
 /// A bare `String`, `bool` or integer type (no path, no generics), which
 /// the runtime crate implements every conversion and key trait for.
-fn is_builtin_scalar(ty: &syn::Type) -> bool {
+pub(crate) fn is_builtin_scalar(ty: &syn::Type) -> bool {
     let syn::Type::Path(path) = ty else {
         return false;
     };

@@ -13,15 +13,15 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
-/// `Order::by_region(..)` and the stage methods of its sort attributes.
+/// The stage methods of its sort attributes, and `Order::by_region(..)`
+/// (for the entity's inherent impl).
 pub fn accessor(
     entity: &Entity,
     index: &Index,
     multi: &MultiAttribute,
     stage: &Ident,
-) -> TokenStream {
+) -> (TokenStream, TokenStream) {
     let krate = &entity.krate;
-    let ident = entity.ident;
     let accessor = &index.name;
     let physical = index
         .physical
@@ -42,7 +42,6 @@ pub fn accessor(
         "Queries index `{physical}` on its partition attributes ({}). Narrow it by sort attributes, left to right.",
         list(entity, &multi.pk)
     );
-    let bounds = super::key_bounds(entity);
     let stages = if entity.omit_stages.contains(&index.name.to_string()) {
         TokenStream::new()
     } else {
@@ -50,18 +49,14 @@ pub fn accessor(
             .map(|k| sort_stage(entity, stage, multi, k))
             .collect()
     };
-    quote! {
-        #[automatically_derived]
-        impl #ident #bounds {
-            #[doc = #doc]
-            pub fn #accessor(#(#params),*) -> #stage<0> {
-                let __entity_query = #krate::Query::multi_attribute(#physical, ::std::vec![#(#values),*]);
-                #stage { inner: #krate::__private::KeyQuery::new(__entity_query, ::core::option::Option::None, "", false) }
-            }
+    let accessor = quote! {
+        #[doc = #doc]
+        pub fn #accessor(#(#params),*) -> #stage<0> {
+            let __entity_query = #krate::Query::multi_attribute(#physical, ::std::vec![#(#values),*]);
+            #stage { inner: #krate::__private::KeyQuery::new(__entity_query, ::core::option::Option::None, "", false) }
         }
-
-        #stages
-    }
+    };
+    (stages, accessor)
 }
 
 /// Stage `k`: fix sort attribute `k` and go on, or end on a range on it.
