@@ -387,6 +387,27 @@ pub fn read_serde_field<T: serde::de::DeserializeOwned>(
     }
 }
 
+/// What a generated `MODEL` does not spell out: version 1, the default
+/// identity and version attributes, no table override, nothing managed, no
+/// lifecycle, no tenant. Its name, schema, keys and fields are placeholders
+/// every model replaces.
+pub const MODEL_DEFAULTS: EntityModel = EntityModel {
+    name: "",
+    version: 1,
+    schema: "",
+    schema_version: 1,
+    table: None,
+    identity_attribute: IDENTITY_ATTRIBUTE,
+    version_attribute: VERSION_ATTRIBUTE,
+    version_type: crate::VersionType::Number,
+    primary: crate::IndexModel::table(crate::KeyModel::text("", &[], ""), None),
+    indexes: &[],
+    fields: &[],
+    managed: crate::managed::ManagedModel::NONE,
+    lifecycle: crate::lifecycle::LifecycleModel::NONE,
+    tenant: None,
+};
+
 /// The attribute holding the entity name in every item.
 pub const IDENTITY_ATTRIBUTE: &str = "__entity";
 /// The attribute holding the entity version in every item.

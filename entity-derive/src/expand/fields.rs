@@ -52,9 +52,10 @@ pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
             Some(stored) => (stored, format!("`{name}`, the time to live, stored as attribute `{attribute}` in epoch seconds.")),
             None => (quote!(#ty), format!("`{name}`, stored as attribute `{attribute}`.")),
         };
+        let role = (!role.is_empty()).then(|| quote!(, #role));
         quote! {
             #[doc = #doc]
-            pub #name: #krate::expr::Attr<#ident, #ty, #role>
+            pub #name: #krate::expr::Attr<#ident, #ty #role>
         }
     });
     let inits = entity.fields.iter().map(|field| {
@@ -112,7 +113,7 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
     let mut roles: Vec<TokenStream> = entity
         .fields
         .iter()
-        .map(|_| quote!(#krate::expr::Plain))
+        .map(|_| TokenStream::new()) // `Plain`, the handle's default
         .collect();
     for f in entity.unique_fields() {
         roles[f] = quote!(#krate::expr::UniqueField);

@@ -37,22 +37,46 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let managed = super::managed::model(entity);
     let lifecycle = super::lifecycle::model(entity);
     let tenant = super::tenant::model(entity);
+    // Only what differs from `MODEL_DEFAULTS` is spelled out.
+    let mut settings = TokenStream::new();
+    if version != 1 {
+        settings.extend(quote!(version: #version,));
+    }
+    if schema_version != 1 {
+        settings.extend(quote!(schema_version: #schema_version,));
+    }
+    if entity.table.is_some() {
+        settings.extend(quote!(table: #table,));
+    }
+    if entity.identity_attribute.is_some() {
+        settings.extend(quote!(identity_attribute: #identity_attribute,));
+    }
+    if entity.version_attribute.is_some() {
+        settings.extend(quote!(version_attribute: #version_attribute,));
+    }
+    if entity.version_is_string {
+        settings.extend(quote!(version_type: #krate::VersionType::#version_type,));
+    }
+    let unset =
+        |tokens: &TokenStream, default: TokenStream| tokens.to_string() == default.to_string();
+    if !unset(&managed, quote!(#krate::managed::ManagedModel::NONE)) {
+        settings.extend(quote!(managed: #managed,));
+    }
+    if !unset(&lifecycle, quote!(#krate::lifecycle::LifecycleModel::NONE)) {
+        settings.extend(quote!(lifecycle: #lifecycle,));
+    }
+    if entity.tenant.is_some() {
+        settings.extend(quote!(tenant: #tenant,));
+    }
     quote! {
         const MODEL: &'static #krate::EntityModel = &#krate::EntityModel {
             name: #name,
-            version: #version,
             schema: #schema,
-            schema_version: #schema_version,
-            table: #table,
-            identity_attribute: #identity_attribute,
-            version_attribute: #version_attribute,
-            version_type: #krate::VersionType::#version_type,
             primary: #primary,
             indexes: &[#(#indexes),*],
             fields: &[#(#fields),*],
-            managed: #managed,
-            lifecycle: #lifecycle,
-            tenant: #tenant,
+            #settings
+            ..#krate::__private::MODEL_DEFAULTS
         };
     }
 }
