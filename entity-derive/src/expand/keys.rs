@@ -27,6 +27,8 @@ pub fn expand(entity: &Entity, more: TokenStream) -> TokenStream {
     let bounds = super::key_bounds(entity);
     quote! {
         #[automatically_derived]
+        // A key of many composites takes as many arguments.
+        #[allow(clippy::too_many_arguments)]
         impl #ident #bounds {
             #methods
             #primary_key
