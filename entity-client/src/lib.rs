@@ -110,4 +110,4 @@ pub use ops::{
     Returning,
 };
 pub use stats::{Stats, StatsConfig};
-pub use tenancy::{CrossTenant, TenantClient};
+pub use tenancy::{CrossTenant, TenantClient, TenantTransactGet, TenantTransactWrite};

@@ -12,7 +12,7 @@ pub mod paging;
 pub mod query;
 pub mod scan;
 pub(crate) mod sharded;
-mod single;
+pub(crate) mod single;
 pub mod table;
 pub mod transact;
 pub mod unique;

@@ -99,7 +99,7 @@ impl IdentityGuard {
     }
 
     /// The expressions with the guard ANDed to their condition.
-    fn render(&self, mut expressions: Expressions) -> Expressions {
+    pub(crate) fn render(&self, mut expressions: Expressions) -> Expressions {
         let guard =
             format!("(attribute_not_exists({GUARD_PK}) OR {GUARD_ATTRIBUTE} = {GUARD_VALUE})");
         expressions.condition = Some(match expressions.condition.take() {

@@ -2,7 +2,7 @@
 //! check, across entities) and `transact_get`.
 
 use super::managed::{self, Mode};
-use super::single::{self, Companion};
+use super::single::{self, Companion, IdentityGuard};
 use super::update::render_update;
 use super::{and, condition_only, not_exists, BoxFuture, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
@@ -44,6 +44,9 @@ pub struct TransactWrite {
     items: Vec<(&'static str, TransactWriteItem)>,
     /// For each item that is a unique sentinel: its constraint and value.
     violations: Vec<Option<(&'static str, &'static str, String)>>,
+    /// For each item a tenant client wrote: the guard its condition holds
+    /// (the item is absent or of its entity).
+    guards: Vec<Option<IdentityGuard>>,
     /// The items named so far, to refuse a repeat (DynamoDB would).
     keys: KeySet<()>,
     token: Option<String>,
@@ -57,6 +60,7 @@ impl Client {
             client: self.clone(),
             items: Vec::new(),
             violations: Vec::new(),
+            guards: Vec::new(),
             keys: KeySet::default(),
             token: None,
             error: None,
@@ -86,7 +90,13 @@ fn hold(error: &mut Option<Error>, e: Error) {
 impl TransactWrite {
     /// Adds an item for `key`, unless the key is already in the
     /// transaction.
-    fn push(mut self, entity: &'static str, key: KeyId, item: Result<TransactWriteItem>) -> Self {
+    fn push(
+        mut self,
+        entity: &'static str,
+        key: KeyId,
+        item: Result<TransactWriteItem>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
         let item = item.and_then(|item| {
             self.keys.insert_unique("transaction", key, ())?;
             Ok(item)
@@ -95,6 +105,7 @@ impl TransactWrite {
             Ok(item) => {
                 self.items.push((entity, item));
                 self.violations.push(None);
+                self.guards.push(guard);
             }
             Err(e) => hold(&mut self.error, e),
         }
@@ -124,32 +135,42 @@ impl TransactWrite {
                         .violation
                         .map(|(constraint, value)| (entity, constraint, value)),
                 );
+                self.guards.push(None);
             }
             Err(e) => hold(&mut self.error, e),
         }
         self
     }
 
-    /// Adds the item `build` makes for `key`, after checking the key.
+    /// Adds the item `build` makes for `key`, after checking the key;
+    /// `build` renders its condition through `guarded`.
     fn keyed<E: Entity>(
         self,
         key: PrimaryKey<E>,
-        build: impl FnOnce(&str, &PrimaryKey<E>) -> Result<TransactWriteItem>,
+        guard: Option<IdentityGuard>,
+        build: impl FnOnce(&str, &PrimaryKey<E>, Guarded) -> Result<TransactWriteItem>,
     ) -> Self {
+        let guarded = Guarded(guard);
         let item = check_primary_key(&key)
             .map_err(Error::from)
-            .and_then(|()| build(self.client.checked_table()?, &key));
-        self.push(E::MODEL.name, KeyId::of(&key), item)
+            .and_then(|()| build(self.client.checked_table()?, &key, guarded));
+        self.push(E::MODEL.name, KeyId::of(&key), item, guard)
     }
 
     /// A whole-entity write, stamped (ids, timestamps, version), with the
     /// sentinels of a create.
-    fn whole<E: Entity>(self, entity: &E, mode: Mode, condition: Option<Condition<E>>) -> Self {
+    pub(crate) fn whole<E: Entity>(
+        self,
+        entity: &E,
+        mode: Mode,
+        condition: Option<Condition<E>>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
         let stamped = match managed::stamp(&self.client, entity, mode) {
             Ok(stamped) => stamped,
             Err(e) => {
                 let key = KeyId::of(&entity.primary_key());
-                return self.push(E::MODEL.name, key, Err(e));
+                return self.push(E::MODEL.name, key, Err(e), guard);
             }
         };
         // The key of the stamped item: a generated id may be part of it.
@@ -174,7 +195,8 @@ impl TransactWrite {
             }
             let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
             let table = self.client.checked_table()?;
-            let item = single::transact_item(table, write.action, write.expressions)?;
+            let expressions = Guarded(guard).apply(write.expressions);
+            let item = single::transact_item(table, write.action, expressions)?;
             let mut companions = super::history::companions::<E>(&self.client, &stamped.item)?;
             if mode == Mode::Create && !E::MODEL.managed.unique.is_empty() {
                 let owner = stamped.item.clone();
@@ -190,19 +212,19 @@ impl TransactWrite {
         })();
         match built {
             Ok((item, companions)) => {
-                let this = self.push(E::MODEL.name, key, Ok(item));
+                let this = self.push(E::MODEL.name, key, Ok(item), guard);
                 companions.into_iter().fold(this, |tx, companion| {
                     tx.push_companion(E::MODEL.name, &E::MODEL.primary, companion)
                 })
             }
-            Err(e) => self.push(E::MODEL.name, key, Err(e)),
+            Err(e) => self.push(E::MODEL.name, key, Err(e), guard),
         }
     }
 
     /// Writes a whole item (conditioned on its version, for a versioned
     /// entity).
     pub fn put<E: WithoutUnique + entity_core::NotTenant>(self, entity: &E) -> Self {
-        self.whole(entity, Mode::Replace, None)
+        self.whole(entity, Mode::Replace, None, None)
     }
 
     /// Writes a whole item if `condition` holds.
@@ -211,12 +233,12 @@ impl TransactWrite {
         entity: &E,
         condition: Condition<E>,
     ) -> Self {
-        self.whole(entity, Mode::Replace, Some(condition))
+        self.whole(entity, Mode::Replace, Some(condition), None)
     }
 
     /// Writes an item that must not exist yet, with its unique sentinels.
     pub fn create<E: Entity + entity_core::NotTenant>(self, entity: &E) -> Self {
-        self.whole(entity, Mode::Create, None)
+        self.whole(entity, Mode::Create, None, None)
     }
 
     /// Changes an item, if `condition` (when given) holds.
@@ -226,14 +248,24 @@ impl TransactWrite {
         update: Update<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
+        self.update_any(key, update, condition, None)
+    }
+
+    pub(crate) fn update_any<E: Entity>(
+        self,
+        key: PrimaryKey<E>,
+        update: Update<E>,
+        condition: Option<Condition<E>>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
         let update = managed::stamp_update(&self.client, update);
-        self.keyed(key, |table, key| {
+        self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()
                 .table_name(table)
                 .set_key(Some(key.to_item()))
                 .update_expression(rendered.expression)
-                .expressions(rendered.expressions)
+                .expressions(guarded.apply(rendered.expressions))
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().update(update).build())
@@ -246,11 +278,21 @@ impl TransactWrite {
         key: PrimaryKey<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
-        self.keyed(key, |table, key| {
+        self.delete_any(key, condition, None)
+    }
+
+    pub(crate) fn delete_any<E: WithoutUnique>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
+        self.keyed(key, guard, |table, key, guarded| {
+            let expressions = condition_only(condition.as_ref(), "transaction condition")?;
             let delete = Delete::builder()
                 .table_name(table)
                 .set_key(Some(key.to_item()))
-                .expressions(condition_only(condition.as_ref(), "transaction condition")?)
+                .expressions(guarded.apply(expressions))
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().delete(delete).build())
@@ -264,15 +306,31 @@ impl TransactWrite {
         key: PrimaryKey<E>,
         condition: Condition<E>,
     ) -> Self {
-        self.keyed(key, |table, key| {
+        self.condition_check_any(key, condition, None)
+    }
+
+    pub(crate) fn condition_check_any<E: Entity>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Condition<E>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
+        self.keyed(key, guard, |table, key, guarded| {
+            let expressions = condition_only(Some(&condition), "transaction condition")?;
             let check = ConditionCheck::builder()
                 .table_name(table)
                 .set_key(Some(key.to_item()))
-                .expressions(condition_only(Some(&condition), "transaction condition")?)
+                .expressions(guarded.apply(expressions))
                 .build()
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().condition_check(check).build())
         })
+    }
+
+    /// Holds `error` (the first one held is returned when sent).
+    pub(crate) fn refused(mut self, error: Error) -> Self {
+        hold(&mut self.error, error);
+        self
     }
 
     /// Sets the transaction's client request token: the same token within
@@ -321,7 +379,8 @@ impl TransactWrite {
         match result {
             Ok(_) => Ok(()),
             Err(Error::TransactionCanceled { reasons, source }) => {
-                Err(unique_violation(&self.violations, &reasons)
+                Err(guard_refusal(&self.client, &self.guards, &reasons)
+                    .or_else(|| unique_violation(&self.violations, &reasons))
                     .unwrap_or(Error::TransactionCanceled { reasons, source }))
             }
             Err(other) => Err(other),
@@ -341,6 +400,37 @@ fn created_at_composes_a_key<E: Entity>() -> bool {
 }
 
 /// A transaction canceled because a unique sentinel's value is taken.
+/// A tenant client's item whose guard failed (another entity's item holds
+/// its key) as `Error::TenantMismatch`, without that item.
+fn guard_refusal(
+    client: &Client,
+    guards: &[Option<IdentityGuard>],
+    reasons: &[crate::CancellationReason],
+) -> Option<Error> {
+    reasons
+        .iter()
+        .filter(|reason| reason.is_condition_failed())
+        .find_map(|reason| {
+            let guard = guards.get(reason.index)?.as_ref()?;
+            let old = reason.item.as_ref()?;
+            guard.is_foreign(old).then(|| guard.mismatch(client))
+        })
+}
+
+/// The identity guard of one transaction item, if it has one.
+#[derive(Clone, Copy)]
+struct Guarded(Option<IdentityGuard>);
+
+impl Guarded {
+    /// `expressions` with the guard ANDed to the condition.
+    fn apply(self, expressions: super::Expressions) -> super::Expressions {
+        match self.0 {
+            Some(guard) => guard.render(expressions),
+            None => expressions,
+        }
+    }
+}
+
 fn unique_violation(
     violations: &[Option<(&'static str, &'static str, String)>],
     reasons: &[crate::CancellationReason],
@@ -437,7 +527,11 @@ impl TransactGetOutput {
 
 impl TransactGet {
     /// Reads the item with this key.
-    pub fn get<E: Entity + entity_core::NotTenant>(mut self, key: PrimaryKey<E>) -> Self {
+    pub fn get<E: Entity + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
+        self.get_any(key)
+    }
+
+    pub(crate) fn get_any<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
         let item = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             self.keys
                 .insert_unique("transaction", KeyId::of(&key), ())?;

@@ -12,8 +12,10 @@
 //! tenant on purpose, visibly in code review.
 
 mod guard;
+mod transact;
 
 pub(crate) use guard::Refusal;
+pub use transact::{TenantTransactGet, TenantTransactWrite};
 
 use crate::ops::batch::get::BatchGet;
 use crate::ops::delete::{Delete, Restore};
