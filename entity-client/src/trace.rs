@@ -80,24 +80,134 @@ pub(crate) fn traced<T: Send + 'static>(
     Box::pin(
         async move {
             let result = counted.await;
-            match &result {
-                Ok(_) => recorded.record("outcome", "ok"),
-                Err(e) => recorded
-                    .record("outcome", "error")
-                    .record("error", tracing::field::display(e)),
+            let outcome = match &result {
+                Ok(_) => Outcome::Ok,
+                Err(e) => Outcome::Error(e),
             };
-            let t = *tally.lock().unwrap_or_else(|e| e.into_inner());
-            recorded
-                .record("requests", t.requests)
-                .record("retries", t.attempts.saturating_sub(t.requests))
-                .record("read_units", t.read_units)
-                .record("write_units", t.write_units)
-                .record("items", t.items)
-                .record("scanned", t.scanned);
+            record(&recorded, outcome, &tally);
             result
         }
         .instrument(span),
     )
+}
+
+/// How an operation ended, for its span.
+#[cfg(feature = "tracing")]
+enum Outcome<'a> {
+    Ok,
+    Error(&'a crate::Error),
+    /// A stream dropped before its end.
+    Stopped,
+}
+
+/// Records `outcome` and the tally's costs on `span`.
+#[cfg(feature = "tracing")]
+fn record(span: &Span, outcome: Outcome<'_>, tally: &std::sync::Mutex<Tally>) {
+    match outcome {
+        Outcome::Ok => span.record("outcome", "ok"),
+        Outcome::Stopped => span.record("outcome", "stopped"),
+        Outcome::Error(e) => span
+            .record("outcome", "error")
+            .record("error", tracing::field::display(e)),
+    };
+    let t = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    span.record("requests", t.requests)
+        .record("retries", t.attempts.saturating_sub(t.requests))
+        .record("read_units", t.read_units)
+        .record("write_units", t.write_units)
+        .record("items", t.items)
+        .record("scanned", t.scanned);
+}
+
+/// A stream of an operation's pages or items (`query(..).pages()`,
+/// `.items()`), inside its span: each poll enters the span and the
+/// operation's tally, so its requests are counted there. The span records
+/// `ok` at the stream's end, `error` at its first error, and `stopped`
+/// when the stream is dropped before either.
+#[cfg(feature = "tracing")]
+pub(crate) fn traced_stream<T, S>(
+    span: Span,
+    stream: S,
+) -> impl futures::Stream<Item = Result<T>> + Send + 'static
+where
+    T: Send + 'static,
+    S: futures::Stream<Item = Result<T>> + Send + 'static,
+{
+    use futures::StreamExt;
+    if span.is_disabled() {
+        return stream.left_stream();
+    }
+    TracedStream {
+        inner: Box::pin(stream),
+        span,
+        tally: Default::default(),
+        recorded: false,
+    }
+    .right_stream()
+}
+
+/// See [`traced_stream`].
+#[cfg(feature = "tracing")]
+struct TracedStream<T> {
+    inner: std::pin::Pin<Box<dyn futures::Stream<Item = Result<T>> + Send>>,
+    span: Span,
+    tally: std::sync::Arc<std::sync::Mutex<Tally>>,
+    /// The outcome is recorded (the stream ended or failed).
+    recorded: bool,
+}
+
+#[cfg(feature = "tracing")]
+impl<T> futures::Stream for TracedStream<T> {
+    type Item = Result<T>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        let this = &mut *self;
+        let polled = {
+            let _entered = this.span.enter();
+            let tally = std::sync::Arc::clone(&this.tally);
+            let inner = &mut this.inner;
+            TALLY.sync_scope(tally, || inner.as_mut().poll_next(cx))
+        };
+        if !this.recorded {
+            let outcome = match &polled {
+                Poll::Ready(None) => Some(Outcome::Ok),
+                Poll::Ready(Some(Err(e))) => Some(Outcome::Error(e)),
+                _ => None,
+            };
+            if let Some(outcome) = outcome {
+                record(&this.span, outcome, &this.tally);
+                this.recorded = true;
+            }
+        }
+        polled
+    }
+}
+
+#[cfg(feature = "tracing")]
+impl<T> Drop for TracedStream<T> {
+    fn drop(&mut self) {
+        if !self.recorded {
+            record(&self.span, Outcome::Stopped, &self.tally);
+        }
+    }
+}
+
+/// The stream of an operation (no spans without the `tracing` feature).
+#[cfg(not(feature = "tracing"))]
+pub(crate) fn traced_stream<T, S>(
+    span: Span,
+    stream: S,
+) -> impl futures::Stream<Item = Result<T>> + Send + 'static
+where
+    T: Send + 'static,
+    S: futures::Stream<Item = Result<T>> + Send + 'static,
+{
+    let Span = span;
+    stream
 }
 
 /// What an operation's requests cost so far.

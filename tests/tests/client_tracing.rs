@@ -221,3 +221,65 @@ async fn a_query_read_with_all_runs_in_a_span() {
     assert!(query[0].contains("requests=1 retries=0"), "{}", query[0]);
     assert!(query[0].contains("items=2 "), "{}", query[0]);
 }
+
+/// `query(..).pages()` and `.items()` are operations too: the stream runs
+/// in one span, which records the outcome when the stream ends (`ok`), or
+/// `stopped` when it is dropped first, with the requests made so far.
+#[tokio::test]
+async fn a_query_read_as_a_stream_runs_in_one_span() {
+    use futures::{StreamExt, TryStreamExt};
+    let t = table(&[Order::MODEL]).await;
+    let orders: Vec<Order> = (0..25).map(|i| order(&format!("o{i:02}"))).collect();
+    t.client.batch_write().put_all(&orders).await.unwrap();
+    let (buffer, _guard) = recording();
+
+    let pages: Vec<_> = t
+        .client
+        .query(Order::primary("u1"))
+        .page_size(10)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    let read: usize = pages.iter().map(|p| p.items.len()).sum();
+    assert_eq!(read, 25);
+    let query = buffer.closed("query");
+    assert_eq!(query.len(), 1, "{query:?}");
+    assert!(query[0].contains("outcome=\"ok\""), "{}", query[0]);
+    assert!(query[0].contains("items=25 "), "{}", query[0]);
+    let requests: u64 = field(&query[0], "requests").parse().unwrap();
+    assert!(requests >= 3, "pages of 10: {}", query[0]);
+
+    // Three items of a stream, then dropped: one page of 10 was read.
+    let first: Vec<Order> = t
+        .client
+        .query(Order::primary("u1"))
+        .page_size(10)
+        .items()
+        .take(3)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(first, orders[..3].to_vec());
+    let query = buffer.closed("query");
+    assert_eq!(query.len(), 2, "{query:?}");
+    assert!(query[1].contains("outcome=\"stopped\""), "{}", query[1]);
+    assert!(query[1].contains("requests=1 "), "{}", query[1]);
+    assert!(query[1].contains("items=10 "), "{}", query[1]);
+
+    // A parallel scan's items: one span for every segment's requests.
+    let scanned: Vec<Order> = t
+        .client
+        .scan::<Order>()
+        .segments(3)
+        .items()
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(scanned.len(), 25);
+    let scan = buffer.closed("scan");
+    assert_eq!(scan.len(), 1, "{scan:?}");
+    assert!(scan[0].contains("outcome=\"ok\""), "{}", scan[0]);
+    let items: u64 = field(&scan[0], "items").parse().unwrap();
+    assert_eq!(items, 25, "{}", scan[0]);
+}

@@ -242,18 +242,22 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
     /// the items merged before a shard needs another request, at most the
     /// page size).
     pub fn pages(self) -> impl Stream<Item = Result<Page<E>>> + Send + 'static {
-        match self.is_sharded() {
+        let span = self.span();
+        let pages = match self.is_sharded() {
             true => sharded::pages(self.prepare_sharded()).left_stream(),
             false => paging::pages(self.prepare()).right_stream(),
-        }
+        };
+        crate::trace::traced_stream(span, pages)
     }
 
     /// A lazy stream of items across pages.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
-        match self.is_sharded() {
+        let span = self.span();
+        let items = match self.is_sharded() {
             true => sharded::items(self.prepare_sharded()).left_stream(),
             false => paging::items(self.prepare()).right_stream(),
-        }
+        };
+        crate::trace::traced_stream(span, items)
     }
 
     /// The first item, if any. Without a filter it reads one item

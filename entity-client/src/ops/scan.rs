@@ -180,11 +180,18 @@ impl<E: Entity + Send + 'static> Scan<E> {
 
     /// A lazy stream of pages, one per request (not for a parallel scan).
     pub fn pages(self) -> impl Stream<Item = Result<Page<E>>> + Send + 'static {
-        paging::pages(self.sequential())
+        let span = self.span();
+        crate::trace::traced_stream(span, paging::pages(self.sequential()))
     }
 
     /// A lazy stream of the items of every segment.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
+        let span = self.span();
+        crate::trace::traced_stream(span, self.segment_items())
+    }
+
+    /// The items of every segment, merged.
+    fn segment_items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
         if self.segments == 1 {
             return paging::items(self.prepare(None)).boxed();
         }
@@ -211,7 +218,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
         let span = self.span();
         let all: super::BoxFuture<'static, Result<Vec<E>>> = match self.segments {
             1 => Box::pin(paging::all(self.prepare(None))),
-            _ => Box::pin(self.items().try_collect()),
+            _ => Box::pin(self.segment_items().try_collect()),
         };
         crate::trace::traced(span, all).await
     }
