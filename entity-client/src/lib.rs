@@ -102,7 +102,7 @@ pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
-pub use ops::unique::GetUnique;
+pub use ops::unique::{GetUnique, UniqueConflict};
 pub use ops::update::UpdateItem;
 pub use ops::write::{Put, Upsert};
 pub use ops::{

@@ -289,3 +289,96 @@ fn lifecycle_attributes_compile_and_convert_where_names_are_shadowed() {
     assert_eq!(lifecycle.soft_delete.map(|s| s.attribute), Some("deleted"));
     assert_eq!(lifecycle.history.map(|h| h.separator), Some("~"));
 }
+
+/// Names of the caller's that generated code must not meet: lowercase
+/// constants named like a field or a generated local (hygiene covers
+/// locals, not items, so such a constant would be matched as a pattern;
+/// `key`, the parameter of the generated parsers, is the one name left), a
+/// trait in scope whose methods are named like the steps a group setter
+/// takes, and an entity with no fields at all.
+mod callers_names {
+    #![allow(non_upper_case_globals)]
+    use entity_core::Entity;
+
+    pub const title: &str = "a constant named like a field";
+    pub const change: u8 = 0;
+    pub const item: u8 = 0;
+
+    /// A blanket trait with the names of the change steps.
+    pub trait Steps {
+        fn with_field(self, attribute: &str) -> Self;
+        fn with_key(self, attribute: &str) -> Self;
+        fn __field(self, attribute: &str) -> Self;
+        fn __key(self, attribute: &str) -> Self;
+    }
+
+    impl<T> Steps for T {
+        fn with_field(self, _: &str) -> Self {
+            self
+        }
+        fn with_key(self, _: &str) -> Self {
+            self
+        }
+        fn __field(self, _: &str) -> Self {
+            self
+        }
+        fn __key(self, _: &str) -> Self {
+            self
+        }
+    }
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(id)]
+    #[sk()]
+    #[index(by_owner(gsi = "gsi1", pk(owner), sk(status)))]
+    pub struct Ticket {
+        pub id: String,
+        pub title: String,
+        pub owner: String,
+        pub status: String,
+    }
+
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk()]
+    #[sk()]
+    pub struct Marker {}
+}
+
+#[test]
+fn callers_constants_and_traits_do_not_break_generated_code() {
+    use callers_names::{Marker, Ticket};
+    use entity_core::Entity;
+    let ticket = Ticket {
+        id: "t1".into(),
+        title: "Broken".into(),
+        owner: "ada".into(),
+        status: "open".into(),
+    };
+    assert_eq!(
+        Ticket::from_item(ticket.to_item().unwrap()).unwrap(),
+        ticket
+    );
+    let f = Ticket::fields();
+    let update = entity_core::expr::Update::new()
+        .set(f.title, "Fixed")
+        .apply(Ticket::set_owner("grace"));
+    assert!(format!("{update:?}").contains("gsi1pk"), "{update:?}");
+    assert_eq!(
+        Marker::from_item(Marker {}.to_item().unwrap()).unwrap(),
+        Marker {}
+    );
+    assert_eq!(callers_names::title, "a constant named like a field");
+}
+
+/// A query stage's `Debug` names its access pattern's stage type.
+#[test]
+fn a_query_stage_debugs_as_its_access_pattern() {
+    let stage = callers_names::Ticket::by_owner("ada");
+    let text = format!("{stage:?}");
+    assert!(
+        text.starts_with("TicketByOwnerQuery { inner: KeyQuery"),
+        "{text}"
+    );
+}

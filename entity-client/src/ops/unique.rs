@@ -195,6 +195,117 @@ pub(crate) fn repoint<E: Entity>(
         .collect()
 }
 
+/// A unique value an item holds that another item's sentinel already
+/// claims: two stored items share a value of a unique constraint (they were
+/// written before the constraint existed). A migration with
+/// [`backfill_unique`](crate::ops::migrate::Migrate::backfill_unique)
+/// reports it and leaves both items and the sentinel as they are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueConflict {
+    /// The constraint (`email`).
+    pub constraint: &'static str,
+    /// The value as the sentinel stores it.
+    pub value: String,
+    /// The table key of the item whose sentinel could not be written.
+    pub key: Item,
+    /// The table key of the item the sentinel names.
+    pub owner: Option<Item>,
+}
+
+/// What backfilling one item's sentinels did.
+#[derive(Debug, Default)]
+pub(crate) struct Backfilled {
+    /// Sentinels written (in a dry run: missing, that would be).
+    pub written: u64,
+    /// Values another item's sentinel claims.
+    pub conflicts: Vec<UniqueConflict>,
+}
+
+/// Makes sure each unique value of `owner` (an item of `E` as the current
+/// definition writes it; `values`, its `unique_values()`) has its sentinel, naming
+/// `owner`: a missing one is written, one already `owner`'s is left, and
+/// one naming another item is a conflict. A dry run reads the sentinels
+/// instead of writing them, and also takes a sentinel naming `stored` (the
+/// item's key before a migration would move it) as the item's own.
+pub(crate) async fn backfill<E: Entity>(
+    client: &Client,
+    values: Vec<Option<String>>,
+    owner: &Item,
+    stored: &Item,
+    dry_run: bool,
+) -> Result<Backfilled> {
+    let mut out = Backfilled::default();
+    let table = client.checked_table()?;
+    let reference = owner_attributes::<E>(owner);
+    let key_of = |item: &Item| owner_key_of::<E>(item);
+    for (constraint, value) in E::MODEL.managed.unique.iter().zip(values) {
+        let Some(value) = value else { continue };
+        if dry_run {
+            let key = sentinel_key::<E>(constraint, &value);
+            match client.get_raw(E::MODEL.name, key, true).await? {
+                None => out.written += 1,
+                Some(sentinel)
+                    if names_owner(&sentinel, &reference)
+                        || names_owner(&sentinel, &owner_attributes::<E>(stored)) => {}
+                Some(sentinel) => out.conflicts.push(UniqueConflict {
+                    constraint: constraint.name,
+                    value,
+                    key: key_of(owner),
+                    owner: owner_key::<E>(sentinel),
+                }),
+            }
+            continue;
+        }
+        let companion = put_sentinel::<E>(table, constraint, value.clone(), owner)?;
+        let Some(put) = companion.item.put else {
+            continue;
+        };
+        let sent = client
+            .inner
+            .sdk
+            .put_item()
+            .table_name(put.table_name)
+            .set_item(Some(put.item))
+            .set_condition_expression(put.condition_expression)
+            .set_expression_attribute_names(put.expression_attribute_names)
+            .set_expression_attribute_values(put.expression_attribute_values)
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
+            .return_values_on_condition_check_failure(
+                aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+            )
+            .send()
+            .await
+            .map_err(|e| crate::error::from_sdk("PutItem", E::MODEL.name, e));
+        match sent {
+            Ok(output) => out.written += u64::from(output.attributes.is_none()),
+            Err(Error::ConditionFailed { old, .. }) => out.conflicts.push(UniqueConflict {
+                constraint: constraint.name,
+                value,
+                key: key_of(owner),
+                owner: old.and_then(|sentinel| owner_key::<E>(*sentinel)),
+            }),
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `sentinel` names the owner whose key attributes are `owner`.
+fn names_owner(sentinel: &Item, owner: &[(&'static str, AttributeValue)]) -> bool {
+    owner
+        .iter()
+        .all(|(attribute, value)| sentinel.get(*attribute) == Some(value))
+}
+
+/// The table key attributes of `item`.
+fn owner_key_of<E: Entity>(item: &Item) -> Item {
+    let primary = &E::MODEL.primary;
+    std::iter::once(primary.pk.attribute)
+        .chain(primary.sk.map(|sk| sk.attribute))
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
+}
+
 /// The stored item a write of a constrained entity starts from.
 pub(crate) struct Current<E> {
     pub item: Option<Item>,

@@ -490,6 +490,53 @@ impl<E> Default for IndexChange<E> {
     }
 }
 
+/// The steps of a group setter's change, for generated code: inherent, so
+/// no trait in the caller's scope can make a call ambiguous. Not a public
+/// API.
+#[doc(hidden)]
+impl<E> IndexChange<E> {
+    pub fn __start() -> Self {
+        <Self as crate::__private::IndexChangeSteps>::start()
+    }
+    pub fn __field<T: crate::KeyPart>(
+        self,
+        attribute: &str,
+        value: &impl crate::KeyArg<T>,
+    ) -> Self {
+        crate::__private::IndexChangeSteps::with_field::<T>(self, attribute, value)
+    }
+    pub fn __key(self, attribute: &str, key: String) -> Self {
+        crate::__private::IndexChangeSteps::with_key(self, attribute, key)
+    }
+    pub fn __shard_key(self, attribute: &str, base: String, spec: crate::key::ShardSpec) -> Self {
+        crate::__private::IndexChangeSteps::with_shard_key(self, attribute, base, spec)
+    }
+    pub fn __guard<T: crate::KeyPart>(
+        self,
+        attribute: &str,
+        value: &impl crate::KeyArg<T>,
+    ) -> Self {
+        crate::__private::IndexChangeSteps::with_guard::<T>(self, attribute, value)
+    }
+    pub fn __optional_field<T: crate::KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self {
+        crate::__private::IndexChangeSteps::with_optional_field::<T>(self, attribute, value)
+    }
+    pub fn __remove_key(self, attribute: &'static str) -> Self {
+        crate::__private::IndexChangeSteps::without_key(self, attribute)
+    }
+    pub fn __optional_guard<T: crate::KeyPart>(
+        self,
+        attribute: &'static str,
+        value: &Option<impl crate::KeyArg<T>>,
+    ) -> Self {
+        crate::__private::IndexChangeSteps::with_optional_guard::<T>(self, attribute, value)
+    }
+}
+
 impl<E> IndexChange<E> {
     /// An empty change (generated code fills it).
     pub(crate) fn new() -> Self {

@@ -86,6 +86,11 @@ fn queries_struct(entity: &Entity, indexes: &[&Index]) -> TokenStream {
             format!("{i}: `{}` ([`{stage}`])", index.name)
         })
         .collect();
+    let stage_names: Vec<String> = indexes
+        .iter()
+        .map(|index| crate::model::names::stage_type_name(entity, index).to_string())
+        .collect();
+    let queries_name = queries.to_string();
     let doc = format!(
         "A query on `{ident}` being narrowed: `INDEX` is the access pattern ({}), `STAGE` how many sort key composites are fixed. Converts into a [`Query`]({}::Query).",
         patterns.join(", "),
@@ -101,7 +106,9 @@ fn queries_struct(entity: &Entity, indexes: &[&Index]) -> TokenStream {
         #[automatically_derived]
         impl<const INDEX: usize, const STAGE: usize> ::core::fmt::Debug for #queries<INDEX, STAGE> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Debug::fmt(&self.inner, f)
+                // Named as the access pattern's stage type.
+                let name = [#(#stage_names),*].get(INDEX).copied().unwrap_or(#queries_name);
+                f.debug_struct(name).field("inner", &self.inner).finish()
             }
         }
 

@@ -255,17 +255,16 @@ fn group_setter(entity: &Entity, group: &[usize], setter: &Ident) -> TokenStream
     };
     let sets = group
         .iter()
-        .map(|&f| step(f, "with_field", "with_optional_field"));
+        .map(|&f| step(f, "__field", "__optional_field"));
     let guard_calls = guards
         .iter()
-        .map(|&f| step(f, "with_guard", "with_optional_guard"));
+        .map(|&f| step(f, "__guard", "__optional_guard"));
     let doc = setter_doc(entity, group, &attributes, &guards, &optional);
     quote! {
         #[doc = #doc]
         pub fn #setter(#(#params),*) -> #krate::expr::IndexChange<#ident> {
             #(#unwraps)*
-            use #krate::__private::IndexChangeSteps as _;
-            let #change: #krate::expr::IndexChange<Self> = #krate::__private::IndexChangeSteps::start();
+            let #change: #krate::expr::IndexChange<Self> = #krate::expr::IndexChange::__start();
             #(#sets)*
             #keys
             #(#guard_calls)*
@@ -319,7 +318,7 @@ fn recomposed_keys<'e>(entity: &'e Entity, group: &[usize]) -> Recomposed<'e> {
         let mut removes = TokenStream::new();
         for (which, key) in index.own_keys() {
             let attribute = &key.attribute;
-            removes.extend(quote!(let #change = #change.without_key(#attribute);));
+            removes.extend(quote!(let #change = #change.__remove_key(#attribute);));
             sets.extend(recompose(entity, index, which, key, &fixed, &mut out));
         }
         for &f in &optional {
@@ -393,15 +392,15 @@ fn recompose<'e>(
         // client knows when it sends the update.
         let base = super::keys::base_name(index, which);
         let spec = super::keys::shard_spec(entity, shards, count);
-        return quote!(let #change = #change.with_shard_key(#attribute, Self::#base(#(#args),*), #spec););
+        return quote!(let #change = #change.__shard_key(#attribute, Self::#base(#(#args),*), #spec););
     }
-    quote!(let #change = #change.with_key(#attribute, Self::#compose_of(#(#args),*));)
+    quote!(let #change = #change.__key(#attribute, Self::#compose_of(#(#args),*));)
 }
 
 /// The setter's local holding the change being built: hygienic, so no
 /// parameter (named after a field) can shadow it.
 fn change_local() -> Ident {
-    Ident::new("change", Span::mixed_site())
+    Ident::new("__entity_change", Span::mixed_site())
 }
 
 fn setter_doc(

@@ -144,12 +144,17 @@ fn from_item(entity: &Entity) -> TokenStream {
     let n = entity.fields.len();
     // One pass, no hashing: each attribute is moved to its field's slot or
     // dropped; all-plain entities read their fields as one tuple.
-    let read = if n <= MAX_FIELDS && plain_fields(entity).len() == n {
-        let idents: Vec<_> = entity.fields.iter().map(|f| f.ident).collect();
+    let read = if (1..=MAX_FIELDS).contains(&n) && plain_fields(entity).len() == n {
+        let idents = entity.fields.iter().map(|f| f.ident);
+        // Hygienic locals not named after the fields: a constant of the
+        // caller's named like a field would be matched as a pattern.
+        let locals: Vec<_> = (0..n)
+            .map(|i| syn::Ident::new(&format!("__entity_f{i}"), proc_macro2::Span::mixed_site()))
+            .collect();
         let types = entity.fields.iter().map(|f| f.ty);
         quote! {
-            let (#(#idents,)*) = #private::read_fields::<(#(#types,)*)>(__entity_item, #name, &[#(#attributes),*])?;
-            ::core::result::Result::Ok(Self { #(#idents,)* })
+            let (#(#locals,)*) = #private::read_fields::<(#(#types,)*)>(__entity_item, #name, &[#(#attributes),*])?;
+            ::core::result::Result::Ok(Self { #(#idents: #locals,)* })
         }
     } else {
         quote! {

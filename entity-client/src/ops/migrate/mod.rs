@@ -14,6 +14,7 @@ use super::visibility::Visibility;
 use super::BoxFuture;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
+use crate::ops::unique::{Backfilled, UniqueConflict};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Entity, Item};
@@ -63,6 +64,7 @@ pub struct Migrate<E> {
     page_size: Option<u32>,
     consistent: bool,
     dry_run: bool,
+    backfill_unique: bool,
     resume: Option<MigrationCheckpoint>,
     progress: Option<ProgressFn>,
     entity: PhantomData<fn() -> E>,
@@ -84,6 +86,12 @@ pub struct MigrationCounts {
     pub skipped_concurrent: u64,
     /// Items the current definition cannot read, left as they are.
     pub unreadable: u64,
+    /// Unique sentinels written for items that lacked them (with
+    /// [`Migrate::backfill_unique`]; in a dry run: missing).
+    pub sentinels_written: u64,
+    /// Unique values whose sentinel names another item (with
+    /// [`Migrate::backfill_unique`]).
+    pub unique_conflicts: u64,
 }
 
 /// Where a migration stands, after a page.
@@ -114,6 +122,10 @@ pub struct MigrationReport {
     pub counts: MigrationCounts,
     /// Every item that could not be read, with its key.
     pub unreadable: Vec<UnreadableItem>,
+    /// Every unique value two items share (with
+    /// [`Migrate::backfill_unique`]): the item left without a sentinel and
+    /// the item the sentinel names.
+    pub unique_conflicts: Vec<UniqueConflict>,
     /// The final checkpoint: every segment done.
     pub checkpoint: MigrationCheckpoint,
     /// Whether this was a dry run (nothing written).
@@ -130,6 +142,7 @@ impl Client {
             page_size: None,
             consistent: true,
             dry_run: false,
+            backfill_unique: false,
             resume: None,
             progress: None,
             entity: PhantomData,
@@ -163,6 +176,19 @@ impl<E: Entity + Send + 'static> Migrate<E> {
     /// Counts what would be rewritten and writes nothing.
     pub fn dry_run(mut self, dry_run: bool) -> Self {
         self.dry_run = dry_run;
+        self
+    }
+
+    /// Also makes sure every item's unique values have their sentinels
+    /// (`#[entity(unique(..))]`): for items written before a constraint was
+    /// declared. A missing sentinel is written (conditioned on being free
+    /// or the item's own), one naming the item is left, and one naming
+    /// another item is reported in [`MigrationReport::unique_conflicts`]
+    /// with both keys, nothing changed: two items that share a value need a
+    /// decision only their owner can make. One conditional PutItem per
+    /// unique value of each item (a dry run: one consistent GetItem).
+    pub fn backfill_unique(mut self, backfill: bool) -> Self {
+        self.backfill_unique = backfill;
         self
     }
 
@@ -228,9 +254,11 @@ impl<E: Entity + Send + 'static> Migrate<E> {
             page_size: self.page_size,
             consistent: self.consistent,
             dry_run: self.dry_run,
+            backfill_unique: self.backfill_unique && !E::MODEL.managed.unique.is_empty(),
             state: Mutex::new(State {
                 counts: MigrationCounts::default(),
                 unreadable: Vec::new(),
+                unique_conflicts: Vec::new(),
                 checkpoint,
                 progress: self.progress.take(),
             }),
@@ -244,6 +272,7 @@ impl<E: Entity + Send + 'static> Migrate<E> {
         Ok(MigrationReport {
             counts: state.counts,
             unreadable: state.unreadable.clone(),
+            unique_conflicts: state.unique_conflicts.clone(),
             checkpoint: state.checkpoint.clone(),
             dry_run: self.dry_run,
         })
@@ -257,6 +286,7 @@ struct Run {
     page_size: Option<u32>,
     consistent: bool,
     dry_run: bool,
+    backfill_unique: bool,
     state: Mutex<State>,
 }
 
@@ -264,6 +294,7 @@ struct Run {
 struct State {
     counts: MigrationCounts,
     unreadable: Vec<UnreadableItem>,
+    unique_conflicts: Vec<UniqueConflict>,
     checkpoint: MigrationCheckpoint,
     progress: Option<ProgressFn>,
 }
@@ -290,9 +321,15 @@ impl Run {
             .transpose()?;
         loop {
             let (items, last) = paging::send(&prepared, start.take(), limit).await?;
-            let outcomes: Vec<Outcome> = stream::iter(items)
+            let outcomes: Vec<(Outcome, Backfilled)> = stream::iter(items)
                 .map(|item| {
-                    rewrite::migrate_item::<E>(&self.client, &self.table, item, self.dry_run)
+                    rewrite::migrate_item::<E>(
+                        &self.client,
+                        &self.table,
+                        item,
+                        self.dry_run,
+                        self.backfill_unique,
+                    )
                 })
                 .buffer_unordered(WRITES_IN_FLIGHT)
                 .try_collect()
@@ -336,11 +373,19 @@ impl Run {
 
     /// Counts a page's outcomes, moves the segment's checkpoint past it,
     /// and reports progress.
-    fn record(&self, segment: i32, outcomes: Vec<Outcome>, position: SegmentCheckpoint) {
+    fn record(
+        &self,
+        segment: i32,
+        outcomes: Vec<(Outcome, Backfilled)>,
+        position: SegmentCheckpoint,
+    ) {
         let mut state = self.lock();
         let state = &mut *state;
-        for outcome in outcomes {
+        for (outcome, backfilled) in outcomes {
             state.counts.scanned += 1;
+            state.counts.sentinels_written += backfilled.written;
+            state.counts.unique_conflicts += backfilled.conflicts.len() as u64;
+            state.unique_conflicts.extend(backfilled.conflicts);
             match outcome {
                 Outcome::Rewritten => state.counts.rewritten += 1,
                 Outcome::UpToDate => state.counts.up_to_date += 1,

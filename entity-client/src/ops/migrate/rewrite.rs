@@ -4,6 +4,7 @@
 
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
+use crate::ops::unique::Backfilled;
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::{DecodeError, Entity, Item};
@@ -35,33 +36,58 @@ pub(crate) enum Outcome {
     Unreadable(UnreadableItem),
 }
 
-/// Migrates one stored item of `E`.
+/// Migrates one stored item of `E`, and with `backfill` makes sure its
+/// unique sentinels exist.
 pub(crate) async fn migrate_item<E: Entity>(
     client: &Client,
     table: &str,
     stored: Item,
     dry_run: bool,
-) -> Result<Outcome> {
+    backfill: bool,
+) -> Result<(Outcome, Backfilled)> {
     let entity = match E::from_item(stored.clone()) {
         Ok(entity) => entity,
         Err(error) => {
             let key = table_key::<E>(&stored);
-            return Ok(Outcome::Unreadable(UnreadableItem { key, error }));
+            let outcome = Outcome::Unreadable(UnreadableItem { key, error });
+            return Ok((outcome, Backfilled::default()));
         }
     };
     let current = entity.to_item()?;
-    if !is_stale::<E>(&stored, &current) {
+    let values = entity.unique_values();
+    drop(entity);
+    let outcome = rewrite::<E>(client, table, &stored, &current, dry_run).await?;
+    let backfilled = match outcome {
+        Outcome::Rewritten | Outcome::UpToDate if backfill => {
+            crate::ops::unique::backfill::<E>(client, values, &current, &stored, dry_run).await?
+        }
+        _ => Backfilled::default(),
+    };
+    Ok((outcome, backfilled))
+}
+
+/// Rewrites the stored item as `current` if its keys, version or identity
+/// are stale.
+async fn rewrite<E: Entity>(
+    client: &Client,
+    table: &str,
+    stored: &Item,
+    current: &Item,
+    dry_run: bool,
+) -> Result<Outcome> {
+    if !is_stale::<E>(stored, current) {
         return Ok(Outcome::UpToDate);
     }
     if dry_run {
         return Ok(Outcome::Rewritten);
     }
+    let (stored, current) = (stored, current.clone());
     check_item(E::MODEL, &current)?;
-    let unchanged = Unchanged::of::<E>(&stored, &current);
-    let written = if table_key::<E>(&stored) == table_key::<E>(&current) {
+    let unchanged = Unchanged::of::<E>(stored, &current);
+    let written = if table_key::<E>(stored) == table_key::<E>(&current) {
         put::<E>(client, table, current, unchanged).await
     } else {
-        move_item::<E>(client, table, &stored, current, unchanged).await
+        move_item::<E>(client, table, stored, current, unchanged).await
     };
     match written {
         Ok(()) => Ok(Outcome::Rewritten),
