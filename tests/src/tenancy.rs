@@ -1,4 +1,5 @@
-//! Seed 004's tenant product, shared by the tenancy tests.
+//! Seed 004's tenant product, and two tenant entities whose key formats
+//! overlap, shared by the tenancy tests.
 
 use entity_client::Entity;
 
@@ -30,4 +31,27 @@ pub fn product(tenant: &str, id: &str, category: &str, price: u32) -> Product {
         price,
         name: format!("{id} of {tenant}"),
     }
+}
+
+/// Two tenant entities whose custom formats can spell the same partition:
+/// `ORG#{tenant}` for tenant `Xacme` is `ORG#X{tenant}` for tenant `acme`.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(name = "Note", tenant = tenant_id)]
+#[pk(format = "ORG#{tenant_id}")]
+#[sk(format = "{id}")]
+pub struct Note {
+    pub tenant_id: String,
+    pub id: String,
+    pub text: String,
+}
+
+/// See [`Note`].
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(name = "Memo", tenant = tenant_id)]
+#[pk(format = "ORG#X{tenant_id}")]
+#[sk(format = "{id}")]
+pub struct Memo {
+    pub tenant_id: String,
+    pub id: String,
+    pub text: String,
 }

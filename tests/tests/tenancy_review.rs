@@ -8,7 +8,7 @@ mod common;
 use common::stored_at;
 use entity_client::{Entity, Error};
 use entity_tests::harness::table;
-use entity_tests::tenancy::{product, Product};
+use entity_tests::tenancy::{product, Memo, Note, Product};
 
 /// The default key format, with the tenant in the table's and a GSI's
 /// partition.
@@ -264,28 +264,6 @@ async fn the_tenant_cache_starts_over_without_mixing_tenants() {
             .unwrap(),
         None
     );
-}
-
-/// Two tenant entities whose custom formats can spell the same partition:
-/// `ORG#{tenant}` for tenant `Xacme` is `ORG#X{tenant}` for tenant `acme`.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Note", tenant = tenant_id)]
-#[pk(format = "ORG#{tenant_id}")]
-#[sk(format = "{id}")]
-struct Note {
-    tenant_id: String,
-    id: String,
-    text: String,
-}
-
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Memo", tenant = tenant_id)]
-#[pk(format = "ORG#X{tenant_id}")]
-#[sk(format = "{id}")]
-struct Memo {
-    tenant_id: String,
-    id: String,
-    text: String,
 }
 
 /// `Note` with soft delete and history: its deletes, updates and

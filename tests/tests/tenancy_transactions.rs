@@ -9,29 +9,7 @@ use common::stored_at;
 use entity_client::expr::Update;
 use entity_client::{Entity, Error};
 use entity_tests::harness::table;
-use entity_tests::tenancy::{product, Product};
-
-/// Two tenant entities whose custom formats can spell the same partition:
-/// `ORG#{tenant}` for tenant `Xacme` is `ORG#X{tenant}` for tenant `acme`.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Note", tenant = tenant_id)]
-#[pk(format = "ORG#{tenant_id}")]
-#[sk(format = "{id}")]
-struct Note {
-    tenant_id: String,
-    id: String,
-    text: String,
-}
-
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Memo", tenant = tenant_id)]
-#[pk(format = "ORG#X{tenant_id}")]
-#[sk(format = "{id}")]
-struct Memo {
-    tenant_id: String,
-    id: String,
-    text: String,
-}
+use entity_tests::tenancy::{product, Memo, Note, Product};
 
 fn note(tenant: &str, id: &str, text: &str) -> Note {
     Note {
