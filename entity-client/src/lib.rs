@@ -110,4 +110,7 @@ pub use ops::{
     Returning,
 };
 pub use stats::{Stats, StatsConfig};
-pub use tenancy::{CrossTenant, TenantClient, TenantTransactGet, TenantTransactWrite};
+pub use tenancy::{
+    CrossTenant, CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite,
+    TenantClient, TenantTransactGet, TenantTransactWrite,
+};

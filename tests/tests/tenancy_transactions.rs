@@ -233,3 +233,69 @@ async fn a_failed_condition_on_the_tenants_own_item_is_a_canceled_transaction() 
         Some(note("acme", "n1", "first"))
     );
 }
+
+/// `client.cross_tenant()` writes and reads across tenants on purpose: a
+/// batch of several tenants' items, a transaction that hands an item from
+/// one tenant to another, and a read transaction of both.
+#[tokio::test]
+async fn cross_tenant_batches_and_transactions_span_tenants() {
+    let t = table(&[Product::MODEL, Note::MODEL]).await;
+    let admin = t.client.cross_tenant();
+    let out = admin
+        .batch_write()
+        .put_all(&[
+            product("acme", "p1", "tools", 5),
+            product("globex", "p2", "tools", 7),
+        ])
+        .put(&note("acme", "n1", "handover"))
+        .await
+        .unwrap();
+    assert_eq!(out.written, 3);
+
+    admin
+        .transact_write()
+        .delete(Product::key("acme", "p1"), None)
+        .create(&product("globex", "p1", "tools", 5))
+        .update(
+            Note::key("acme", "n1"),
+            Update::new().set(Note::fields().text, "handed to globex"),
+            None,
+        )
+        .await
+        .unwrap();
+    let (acme, globex) = (t.client.tenant("acme"), t.client.tenant("globex"));
+    assert_eq!(acme.get(Product::tenant_key("p1")).await.unwrap(), None);
+    assert_eq!(
+        globex.get(Product::tenant_key("p1")).await.unwrap(),
+        Some(product("globex", "p1", "tools", 5))
+    );
+
+    let read = admin
+        .transact_get()
+        .get(Note::key("acme", "n1"))
+        .get(Product::key("globex", "p2"))
+        .await
+        .unwrap();
+    assert_eq!(
+        read.entity::<Note>(0).unwrap(),
+        Some(note("acme", "n1", "handed to globex"))
+    );
+    assert_eq!(
+        read.entity::<Product>(1).unwrap(),
+        Some(product("globex", "p2", "tools", 7))
+    );
+
+    let out = admin
+        .batch_write()
+        .delete(Product::key("globex", "p1"))
+        .delete(Product::key("globex", "p2"))
+        .await
+        .unwrap();
+    assert_eq!(out.written, 2);
+    assert!(globex
+        .query(Product::tenant_primary())
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
+}

@@ -15,7 +15,10 @@ mod guard;
 mod transact;
 
 pub(crate) use guard::Refusal;
-pub use transact::{TenantTransactGet, TenantTransactWrite};
+pub use transact::{
+    CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite, TenantTransactGet,
+    TenantTransactWrite,
+};
 
 use crate::ops::batch::get::BatchGet;
 use crate::ops::delete::{Delete, Restore};

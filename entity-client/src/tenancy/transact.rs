@@ -1,14 +1,16 @@
-//! Transactions of a tenant client: every item is of its tenant, and every
-//! write is guarded like the tenant client's single writes.
+//! Transactions of a tenant client (every item is of its tenant, and every
+//! write is guarded like the tenant client's single writes), and the
+//! cross-tenant transactions and batch writes of `client.cross_tenant()`.
 
-use super::TenantClient;
+use super::{CrossTenant, TenantClient};
+use crate::ops::batch::write::{BatchWrite, BatchWriteOutput};
 use crate::ops::managed::Mode;
 use crate::ops::single::IdentityGuard;
 use crate::ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 use crate::ops::BoxFuture;
 use crate::Result;
 use entity_core::expr::{Condition, Update};
-use entity_core::{IntoTenantKey, TenantEntity, WithoutUnique};
+use entity_core::{Entity, IntoTenantKey, PrimaryKey, TenantEntity, WithoutUnique, WithoutVersion};
 use std::future::IntoFuture;
 
 /// A write transaction of one tenant ([`TenantClient::transact_write`]):
@@ -214,6 +216,208 @@ impl TenantTransactGet {
 
 impl IntoFuture for TenantTransactGet {
     type Output = Result<TransactGetOutput>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        self.inner.into_future()
+    }
+}
+
+/// A write transaction across tenants ([`CrossTenant::transact_write`]):
+/// [`TransactWrite`] for any entity, tenant entities included, with no
+/// tenant check: keys are taken as given.
+#[must_use = "a request does nothing until it is awaited"]
+pub struct CrossTenantTransactWrite {
+    inner: TransactWrite,
+}
+
+/// A batch write across tenants ([`CrossTenant::batch_write`]):
+/// [`BatchWrite`] for any entity, with no tenant check.
+#[must_use = "a request does nothing until it is awaited"]
+pub struct CrossTenantBatchWrite {
+    inner: BatchWrite,
+}
+
+/// A read transaction across tenants ([`CrossTenant::transact_get`]).
+#[must_use = "a request does nothing until it is awaited"]
+pub struct CrossTenantTransactGet {
+    inner: TransactGet,
+}
+
+impl CrossTenant<'_> {
+    /// [`Client::transact_write`](crate::Client::transact_write), for any
+    /// entity: an administrative write that spans tenants, such as moving
+    /// an item from one tenant to another.
+    ///
+    /// ```
+    /// use entity_client::Entity;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "shop", tenant = tenant_id)]
+    /// #[pk(tenant_id)]
+    /// #[sk(sku)]
+    /// struct Listing { tenant_id: String, sku: String }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[Listing::MODEL]).await?;
+    /// let admin = client.cross_tenant();
+    /// admin.batch_write()
+    ///     .put(&Listing { tenant_id: "acme".into(), sku: "s1".into() })
+    ///     .put(&Listing { tenant_id: "globex".into(), sku: "s2".into() })
+    ///     .await?;
+    /// // Hand s1 from acme to globex: both writes, or neither.
+    /// admin.transact_write()
+    ///     .delete(Listing::key("acme", "s1"), None)
+    ///     .create(&Listing { tenant_id: "globex".into(), sku: "s1".into() })
+    ///     .await?;
+    /// assert_eq!(client.tenant("acme").get(Listing::tenant_key("s1")).await?, None);
+    /// assert!(client.tenant("globex").get(Listing::tenant_key("s1")).await?.is_some());
+    /// # Ok(()) }
+    /// ```
+    pub fn transact_write(&self) -> CrossTenantTransactWrite {
+        CrossTenantTransactWrite {
+            inner: self.client.transact_write(),
+        }
+    }
+
+    /// [`Client::transact_get`](crate::Client::transact_get), for any entity.
+    pub fn transact_get(&self) -> CrossTenantTransactGet {
+        CrossTenantTransactGet {
+            inner: self.client.transact_get(),
+        }
+    }
+
+    /// [`Client::batch_write`](crate::Client::batch_write), for any entity
+    /// (without unique constraints or a lock version, as there).
+    pub fn batch_write(&self) -> CrossTenantBatchWrite {
+        CrossTenantBatchWrite {
+            inner: self.client.batch_write(),
+        }
+    }
+}
+
+impl CrossTenantTransactWrite {
+    /// [`TransactWrite::put`], for any entity.
+    pub fn put<E: WithoutUnique>(self, entity: &E) -> Self {
+        Self {
+            inner: self.inner.whole(entity, Mode::Replace, None, None),
+        }
+    }
+
+    /// [`TransactWrite::put_if`], for any entity.
+    pub fn put_if<E: WithoutUnique>(self, entity: &E, condition: Condition<E>) -> Self {
+        Self {
+            inner: self
+                .inner
+                .whole(entity, Mode::Replace, Some(condition), None),
+        }
+    }
+
+    /// [`TransactWrite::create`], for any entity.
+    pub fn create<E: Entity>(self, entity: &E) -> Self {
+        Self {
+            inner: self.inner.whole(entity, Mode::Create, None, None),
+        }
+    }
+
+    /// [`TransactWrite::update`], for any entity.
+    pub fn update<E: Entity>(
+        self,
+        key: PrimaryKey<E>,
+        update: Update<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        Self {
+            inner: self.inner.update_any(key, update, condition, None),
+        }
+    }
+
+    /// [`TransactWrite::delete`], for any entity.
+    pub fn delete<E: WithoutUnique>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        Self {
+            inner: self.inner.delete_any(key, condition, None),
+        }
+    }
+
+    /// [`TransactWrite::condition_check`], for any entity.
+    pub fn condition_check<E: Entity>(self, key: PrimaryKey<E>, condition: Condition<E>) -> Self {
+        Self {
+            inner: self.inner.condition_check_any(key, condition, None),
+        }
+    }
+
+    /// [`TransactWrite::idempotency_token`].
+    pub fn idempotency_token(self, token: impl Into<String>) -> Self {
+        Self {
+            inner: self.inner.idempotency_token(token),
+        }
+    }
+}
+
+impl IntoFuture for CrossTenantTransactWrite {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        self.inner.into_future()
+    }
+}
+
+impl CrossTenantTransactGet {
+    /// [`TransactGet::get`], for any entity.
+    pub fn get<E: Entity>(self, key: PrimaryKey<E>) -> Self {
+        Self {
+            inner: self.inner.get_any(key),
+        }
+    }
+}
+
+impl IntoFuture for CrossTenantTransactGet {
+    type Output = Result<TransactGetOutput>;
+    type IntoFuture = BoxFuture<'static, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        self.inner.into_future()
+    }
+}
+
+impl CrossTenantBatchWrite {
+    /// [`BatchWrite::put`], for any entity.
+    pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
+        Self {
+            inner: self.inner.put_any(entity),
+        }
+    }
+
+    /// [`BatchWrite::put_all`], for any entity.
+    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
+        self,
+        entities: impl IntoIterator<Item = &'a E>,
+    ) -> Self {
+        entities
+            .into_iter()
+            .fold(self, |batch, entity| batch.put(entity))
+    }
+
+    /// [`BatchWrite::delete`], for any entity.
+    pub fn delete<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+        Self {
+            inner: self.inner.delete_any(key),
+        }
+    }
+}
+
+impl IntoFuture for CrossTenantBatchWrite {
+    type Output = Result<BatchWriteOutput>;
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {

@@ -191,6 +191,10 @@ impl BatchWrite {
         self,
         entity: &E,
     ) -> Self {
+        self.put_any(entity)
+    }
+
+    pub(crate) fn put_any<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
         let request = put_request(&self.client, entity);
         self.push::<E>(request)
     }
@@ -273,6 +277,10 @@ impl BatchWrite {
     /// Deletes the item with this key (entities with unique constraints are
     /// refused at compile time: their sentinels go with `client.delete`).
     pub fn delete<E: WithoutUnique + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
+        self.delete_any(key)
+    }
+
+    pub(crate) fn delete_any<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
         let request = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))
