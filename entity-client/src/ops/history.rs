@@ -13,7 +13,7 @@ use super::delete::epoch_seconds;
 use super::managed::version_of;
 use super::single::Companion;
 use super::unique::Current;
-use super::BoxFuture;
+use super::{BoxFuture, Conditional};
 use crate::error::{from_sdk, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
@@ -89,6 +89,11 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
     let invalid = |e: aws_sdk_dynamodb::error::BuildError| {
         crate::Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
     };
+    // A snapshot's slot holds a snapshot of this entity or nothing: an item
+    // of another entity whose key format spells the same key (another
+    // tenant's, `ORG#{t}` / `ORG#X{t}`) is never written over or deleted;
+    // the write fails with that item as the one in the way.
+    let slot = super::condition_only(Some(&snapshot_slot::<E>()), "history snapshot")?;
     let mut out = vec![Companion {
         key: key_of(&snapshot),
         item: TransactWriteItem::builder()
@@ -96,11 +101,13 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
                 Put::builder()
                     .table_name(table)
                     .set_item(Some(snapshot.clone()))
+                    .expressions(slot.clone())
                     .build()
                     .map_err(invalid)?,
             )
             .build(),
         violation: None,
+        slot: true,
     }];
     if let Some(gone) = history
         .keep
@@ -119,14 +126,27 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
                     Delete::builder()
                         .table_name(table)
                         .set_key(Some(key))
+                        .expressions(slot)
                         .build()
                         .map_err(invalid)?,
                 )
                 .build(),
             violation: None,
+            slot: true,
         });
     }
     Ok(out)
+}
+
+/// `attribute_not_exists(<pk>) OR <identity> = "<Entity>#history"`: the
+/// condition of every snapshot write and delete.
+fn snapshot_slot<E: Entity>() -> entity_core::expr::Condition<E> {
+    let free = entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
+    let snapshot = entity_core::__private::condition_equals(
+        E::MODEL.identity_attribute,
+        AttributeValue::S(snapshot_identity::<E>()),
+    );
+    free.or(snapshot)
 }
 
 /// An update of an entity that keeps history: the snapshot of the version

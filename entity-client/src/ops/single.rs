@@ -45,6 +45,10 @@ pub(crate) struct Companion {
     pub item: TransactWriteItem,
     /// What a failed condition on it means: this constraint's value is taken.
     pub violation: Option<(&'static str, String)>,
+    /// A history snapshot's slot: a failed condition means another
+    /// entity's item holds the slot (reported as the write's failed
+    /// condition, with that item, which a tenant client's guard refuses).
+    pub slot: bool,
 }
 
 /// One item's write and how it may be sent.
@@ -490,14 +494,19 @@ pub(crate) fn canceled(
                 source,
             };
         }
-        if let Some((constraint, value)) = companions
-            .get(reason.index - 1)
-            .and_then(|c| c.violation.clone())
-        {
+        let companion = companions.get(reason.index - 1);
+        if let Some((constraint, value)) = companion.and_then(|c| c.violation.clone()) {
             return Error::UniqueViolation {
                 entity,
                 constraint,
                 value,
+            };
+        }
+        if companion.is_some_and(|c| c.slot) {
+            return Error::ConditionFailed {
+                entity,
+                old: reason.item.clone().map(Box::new),
+                source,
             };
         }
     }

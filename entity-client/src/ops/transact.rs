@@ -118,6 +118,7 @@ impl TransactWrite {
         entity: &'static str,
         primary: &IndexModel,
         companion: Companion,
+        guard: Option<IdentityGuard>,
     ) -> Self {
         let key = KeyId::of_item(primary, &companion.key);
         let added = match key {
@@ -135,7 +136,9 @@ impl TransactWrite {
                         .violation
                         .map(|(constraint, value)| (entity, constraint, value)),
                 );
-                self.guards.push(None);
+                // A tenant write's snapshot slot that another entity's item
+                // holds is refused like the write itself.
+                self.guards.push(guard.filter(|_| companion.slot));
             }
             Err(e) => hold(&mut self.error, e),
         }
@@ -214,7 +217,7 @@ impl TransactWrite {
             Ok((item, companions)) => {
                 let this = self.push(E::MODEL.name, key, Ok(item), guard);
                 companions.into_iter().fold(this, |tx, companion| {
-                    tx.push_companion(E::MODEL.name, &E::MODEL.primary, companion)
+                    tx.push_companion(E::MODEL.name, &E::MODEL.primary, companion, guard)
                 })
             }
             Err(e) => self.push(E::MODEL.name, key, Err(e), guard),
@@ -241,7 +244,9 @@ impl TransactWrite {
         self.whole(entity, Mode::Create, None, None)
     }
 
-    /// Changes an item, if `condition` (when given) holds.
+    /// Changes an item, if `condition` (when given) holds. An entity that
+    /// keeps history is refused (`ValidationError`): its snapshot needs the
+    /// stored item; `client.update` writes it.
     pub fn update<E: Entity + entity_core::NotTenant>(
         self,
         key: PrimaryKey<E>,
@@ -258,6 +263,15 @@ impl TransactWrite {
         condition: Option<Condition<E>>,
         guard: Option<IdentityGuard>,
     ) -> Self {
+        if E::MODEL.lifecycle.history.is_some() {
+            // The snapshot of the version replaced needs the stored item,
+            // which a transaction cannot read first.
+            return self.refused(lifecycle_refusal::<E>(
+                "update",
+                "keeps history (its snapshot needs the stored item, which a transaction cannot read first)",
+                "client.update(..)",
+            ));
+        }
         let update = managed::stamp_update(&self.client, update);
         self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
@@ -272,7 +286,9 @@ impl TransactWrite {
         })
     }
 
-    /// Deletes an item, if `condition` (when given) holds.
+    /// Deletes an item, if `condition` (when given) holds. A soft-deleted
+    /// entity is refused (`ValidationError`): `client.delete` soft deletes
+    /// it, `client.purge` removes it.
     pub fn delete<E: WithoutUnique + entity_core::NotTenant>(
         self,
         key: PrimaryKey<E>,
@@ -287,6 +303,13 @@ impl TransactWrite {
         condition: Option<Condition<E>>,
         guard: Option<IdentityGuard>,
     ) -> Self {
+        if E::MODEL.lifecycle.soft_delete.is_some() {
+            return self.refused(lifecycle_refusal::<E>(
+                "delete",
+                "is soft deleted (a transaction's delete would remove it for good)",
+                "client.delete(..), or client.purge(..) to remove it for good",
+            ));
+        }
         self.keyed(key, guard, |table, key, guarded| {
             let expressions = condition_only(condition.as_ref(), "transaction condition")?;
             let delete = Delete::builder()
@@ -415,6 +438,16 @@ fn guard_refusal(
             let old = reason.item.as_ref()?;
             guard.is_foreign(old).then(|| guard.mismatch(client))
         })
+}
+
+/// A transaction write refused because of the entity's lifecycle: what
+/// the transaction cannot do for it, and what does it instead.
+fn lifecycle_refusal<E: Entity>(operation: &str, why: &str, instead: &str) -> Error {
+    ValidationError::InvalidRequest(format!(
+        "a transaction cannot {operation} a {}: it {why}; use {instead}",
+        E::MODEL.name
+    ))
+    .into()
 }
 
 /// The identity guard of one transaction item, if it has one.

@@ -115,6 +115,7 @@ fn put_sentinel_from<E: Entity>(
         key: sentinel_key::<E>(constraint, &value),
         item: TransactWriteItem::builder().put(put).build(),
         violation: Some((constraint.name, value)),
+        slot: false,
     })
 }
 
@@ -137,6 +138,7 @@ fn delete_sentinel<E: Entity>(
         key: sentinel_key::<E>(constraint, value),
         item: TransactWriteItem::builder().delete(delete).build(),
         violation: None,
+        slot: false,
     })
 }
 

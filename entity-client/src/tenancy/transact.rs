@@ -66,11 +66,16 @@ pub struct TenantTransactWrite {
     inner: TransactWrite,
 }
 
-/// A read transaction of one tenant ([`TenantClient::transact_get`]).
+/// A read transaction of one tenant ([`TenantClient::transact_get`]). An
+/// item read at a key of this tenant that is another entity's (another
+/// tenant's, under an overlapping key format) fails the whole read with
+/// [`Error::TenantMismatch`](crate::Error), without the item.
 #[must_use = "a request does nothing until it is awaited"]
 pub struct TenantTransactGet {
     tenant: TenantClient,
     inner: TransactGet,
+    /// Each get's entity, to check what comes back.
+    guards: Vec<IdentityGuard>,
 }
 
 impl TenantClient {
@@ -89,6 +94,7 @@ impl TenantClient {
         TenantTransactGet {
             tenant: self.clone(),
             inner: self.client.transact_get(),
+            guards: Vec::new(),
         }
     }
 }
@@ -204,9 +210,10 @@ impl IntoFuture for TenantTransactWrite {
 
 impl TenantTransactGet {
     /// Reads the item of this tenant with this key.
-    pub fn get<E: TenantEntity + 'static>(self, key: impl IntoTenantKey<E>) -> Self {
+    pub fn get<E: TenantEntity + 'static>(mut self, key: impl IntoTenantKey<E>) -> Self {
         self.tenant.scope.register::<E>();
         let key = key.into_tenant_key(self.tenant.tenant());
+        self.guards.extend(IdentityGuard::of::<E>(true));
         Self {
             inner: self.inner.get_any(key),
             ..self
@@ -219,7 +226,21 @@ impl IntoFuture for TenantTransactGet {
     type IntoFuture = BoxFuture<'static, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        self.inner.into_future()
+        let TenantTransactGet {
+            tenant,
+            inner,
+            guards,
+        } = self;
+        Box::pin(async move {
+            let output = inner.await?;
+            let foreign = output.items.iter().zip(&guards).find_map(|(item, guard)| {
+                item.as_ref().filter(|i| guard.is_foreign(i)).map(|_| guard)
+            });
+            match foreign {
+                Some(guard) => Err(guard.mismatch(&tenant.client)),
+                None => Ok(output),
+            }
+        })
     }
 }
 
