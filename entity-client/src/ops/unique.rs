@@ -242,54 +242,79 @@ pub(crate) async fn backfill<E: Entity>(
     let key_of = |item: &Item| owner_key_of::<E>(item);
     for (constraint, value) in E::MODEL.managed.unique.iter().zip(values) {
         let Some(value) = value else { continue };
-        if dry_run {
-            let key = sentinel_key::<E>(constraint, &value);
-            match client.get_raw(E::MODEL.name, key, true).await? {
-                None => out.written += 1,
-                Some(sentinel)
-                    if names_owner(&sentinel, &reference)
-                        || names_owner(&sentinel, &owner_attributes::<E>(stored)) => {}
-                Some(sentinel) => out.conflicts.push(UniqueConflict {
-                    constraint: constraint.name,
-                    value,
-                    key: key_of(owner),
-                    owner: owner_key::<E>(sentinel),
-                }),
-            }
-            continue;
-        }
-        let companion = put_sentinel::<E>(table, constraint, value.clone(), owner)?;
-        let Some(put) = companion.item.put else {
-            continue;
+        let key = sentinel_key::<E>(constraint, &value);
+        let conflict = |sentinel: Option<Item>| UniqueConflict {
+            constraint: constraint.name,
+            value: value.clone(),
+            key: key_of(owner),
+            owner: sentinel.and_then(owner_key::<E>),
         };
-        let sent = client
-            .inner
-            .sdk
-            .put_item()
-            .table_name(put.table_name)
-            .set_item(Some(put.item))
-            .set_condition_expression(put.condition_expression)
-            .set_expression_attribute_names(put.expression_attribute_names)
-            .set_expression_attribute_values(put.expression_attribute_values)
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
-            .return_values_on_condition_check_failure(
-                aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-            )
-            .send()
-            .await
-            .map_err(|e| crate::error::from_sdk("PutItem", E::MODEL.name, e));
-        match sent {
-            Ok(output) => out.written += u64::from(output.attributes.is_none()),
-            Err(Error::ConditionFailed { old, .. }) => out.conflicts.push(UniqueConflict {
-                constraint: constraint.name,
-                value,
-                key: key_of(owner),
-                owner: old.and_then(|sentinel| owner_key::<E>(*sentinel)),
-            }),
-            Err(other) => return Err(other),
+        match client.get_raw(E::MODEL.name, key, true).await? {
+            Some(sentinel)
+                if names_owner(&sentinel, &reference)
+                    || (dry_run && names_owner(&sentinel, &owner_attributes::<E>(stored))) => {}
+            Some(sentinel) => out.conflicts.push(conflict(Some(sentinel))),
+            None if dry_run => out.written += 1,
+            None => {
+                // The sentinel, only while the owner still holds the value:
+                // a write that changed it meanwhile must not leave the old
+                // value claimed.
+                let put = put_sentinel::<E>(table, constraint, value.clone(), owner)?;
+                let holds = condition_only(Some(&still_holds::<E>(owner)), "unique owner")?;
+                let check = aws_sdk_dynamodb::types::ConditionCheck::builder()
+                    .table_name(table)
+                    .set_key(Some(key_of(owner)))
+                    .expressions(holds)
+                    .build()
+                    .map_err(invalid)?;
+                let sent = client
+                    .inner
+                    .sdk
+                    .transact_write_items()
+                    .transact_items(put.item)
+                    .transact_items(TransactWriteItem::builder().condition_check(check).build())
+                    .send()
+                    .await
+                    .map_err(|e| crate::error::from_sdk("TransactWriteItems", E::MODEL.name, e));
+                match sent {
+                    Ok(_) => out.written += 1,
+                    Err(Error::TransactionCanceled { reasons, source }) => {
+                        let failed = |i: usize| {
+                            reasons
+                                .iter()
+                                .find(|r| r.index == i && r.is_condition_failed())
+                        };
+                        if let Some(taken) = failed(0) {
+                            // Another item claimed the value in between.
+                            out.conflicts.push(conflict(taken.item.clone()));
+                        } else if failed(1).is_none() {
+                            return Err(Error::TransactionCanceled { reasons, source });
+                        }
+                        // Otherwise the owner changed the value meanwhile:
+                        // its own write moved the sentinels.
+                    }
+                    Err(other) => return Err(other),
+                }
+            }
         }
     }
     Ok(out)
+}
+
+/// The owner item (`owner`, as read) still exists and holds the unique
+/// values it held.
+fn still_holds<E: Entity>(owner: &Item) -> Condition<E> {
+    let mut holds = entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute);
+    for constraint in E::MODEL.managed.unique {
+        for attribute in constraint.attributes {
+            let same = match owner.get(*attribute) {
+                Some(value) => entity_core::__private::condition_equals(attribute, value.clone()),
+                None => entity_core::__private::condition_not_exists(attribute),
+            };
+            holds = holds.and(same);
+        }
+    }
+    holds
 }
 
 /// Whether `sentinel` names the owner whose key attributes are `owner`.
@@ -445,7 +470,7 @@ impl<E: Entity + Send + 'static> GetUnique<E> {
 }
 
 /// The owner's table key a sentinel names.
-fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
+pub(crate) fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
     let primary = &E::MODEL.primary;
     let mut key = Item::with_capacity(2);
     key.insert(

@@ -4,7 +4,7 @@
 
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
-use crate::ops::unique::Backfilled;
+use crate::ops::unique::{Backfilled, UniqueConflict};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::{DecodeError, Entity, Item};
@@ -56,14 +56,40 @@ pub(crate) async fn migrate_item<E: Entity>(
     let current = entity.to_item()?;
     let values = entity.unique_values();
     drop(entity);
-    let outcome = rewrite::<E>(client, table, &stored, &current, dry_run).await?;
-    let backfilled = match outcome {
-        Outcome::Rewritten | Outcome::UpToDate if backfill => {
+    let (outcome, conflicts) = rewrite::<E>(client, table, &stored, &current, dry_run).await?;
+    // A moved item's sentinels move with it (its conflicts come back from
+    // the move): the backfill is for items that stay.
+    let stays = table_key::<E>(&stored) == table_key::<E>(&current);
+    let mut backfilled = match outcome {
+        Outcome::Rewritten | Outcome::UpToDate
+            if backfill && stays && holds_values::<E>(client, &stored) =>
+        {
             crate::ops::unique::backfill::<E>(client, values, &current, &stored, dry_run).await?
         }
         _ => Backfilled::default(),
     };
+    backfilled.conflicts.extend(conflicts);
     Ok((outcome, backfilled))
+}
+
+/// Whether the stored item holds its unique values, so their sentinels
+/// belong: not once it is soft deleted (unless `soft_delete(keep_unique)`)
+/// or expired, when its values are free for others.
+fn holds_values<E: Entity>(client: &Client, stored: &Item) -> bool {
+    use crate::ops::visibility::{Deleted, Shown, Visibility};
+    let keeps = E::MODEL
+        .lifecycle
+        .soft_delete
+        .is_some_and(|s| s.keep_unique);
+    let shown = Shown {
+        expired: false,
+        deleted: if keeps {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        },
+    };
+    Visibility::of::<E>(client, shown).shows(stored)
 }
 
 /// Rewrites the stored item as `current` if its keys, version or identity
@@ -74,24 +100,26 @@ async fn rewrite<E: Entity>(
     stored: &Item,
     current: &Item,
     dry_run: bool,
-) -> Result<Outcome> {
+) -> Result<(Outcome, Vec<UniqueConflict>)> {
     if !is_stale::<E>(stored, current) {
-        return Ok(Outcome::UpToDate);
+        return Ok((Outcome::UpToDate, Vec::new()));
     }
     if dry_run {
-        return Ok(Outcome::Rewritten);
+        return Ok((Outcome::Rewritten, Vec::new()));
     }
     let (stored, current) = (stored, current.clone());
     check_item(E::MODEL, &current)?;
     let unchanged = Unchanged::of::<E>(stored, &current);
     let written = if table_key::<E>(stored) == table_key::<E>(&current) {
-        put::<E>(client, table, current, unchanged).await
+        put::<E>(client, table, current, unchanged)
+            .await
+            .map(|()| Vec::new())
     } else {
         move_item::<E>(client, table, stored, current, unchanged).await
     };
     match written {
-        Ok(()) => Ok(Outcome::Rewritten),
-        Err(error) if error.is_condition_failed() => Ok(Outcome::SkippedConcurrent),
+        Ok(conflicts) => Ok((Outcome::Rewritten, conflicts)),
+        Err(error) if error.is_condition_failed() => Ok((Outcome::SkippedConcurrent, Vec::new())),
         Err(error) => Err(error),
     }
 }
@@ -210,20 +238,25 @@ async fn put<E: Entity>(
 }
 
 /// Writes the item under its new table key and deletes the old one, in one
-/// transaction: the new key must be free, the old item unchanged.
+/// transaction: the new key must be free, the old item unchanged. Its
+/// unique sentinels move along; one that another item holds (two stored
+/// items share the value) is left to that item and reported, and the item
+/// moves without it.
 async fn move_item<E: Entity>(
     client: &Client,
     table: &str,
     stored: &Item,
     current: Item,
     unchanged: Unchanged,
-) -> Result<()> {
+) -> Result<Vec<UniqueConflict>> {
     let build = |e: aws_sdk_dynamodb::error::BuildError| {
         Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
     };
     let pk = E::MODEL.primary.pk.attribute;
     // Unique sentinels name the item's key: they move with it.
-    let sentinels = crate::ops::unique::repoint::<E>(client, stored, &current)?;
+    let mut sentinels = crate::ops::unique::repoint::<E>(client, stored, &current)?;
+    let mut conflicts = Vec::new();
+    let new_key = table_key::<E>(&current);
     let put = Put::builder()
         .table_name(table)
         .set_item(Some(current))
@@ -240,21 +273,68 @@ async fn move_item<E: Entity>(
         .set_expression_attribute_values(values)
         .build()
         .map_err(build)?;
-    client
-        .inner
-        .sdk
-        .transact_write_items()
-        .set_transact_items(Some(
-            [
-                TransactWriteItem::builder().put(put).build(),
-                TransactWriteItem::builder().delete(delete).build(),
-            ]
-            .into_iter()
-            .chain(sentinels.into_iter().map(|sentinel| sentinel.item))
-            .collect(),
-        ))
-        .send()
-        .await
-        .map_err(|e| from_sdk("TransactWriteItems", E::MODEL.name, e))?;
-    Ok(())
+    let moves = [
+        TransactWriteItem::builder().put(put).build(),
+        TransactWriteItem::builder().delete(delete).build(),
+    ];
+    loop {
+        let sent = client
+            .inner
+            .sdk
+            .transact_write_items()
+            .set_transact_items(Some(
+                moves
+                    .iter()
+                    .cloned()
+                    .chain(sentinels.iter().map(|sentinel| sentinel.item.clone()))
+                    .collect(),
+            ))
+            .send()
+            .await
+            .map_err(|e| from_sdk("TransactWriteItems", E::MODEL.name, e));
+        let reasons = match sent {
+            Ok(_) => return Ok(conflicts),
+            Err(Error::TransactionCanceled { reasons, source }) => (reasons, source),
+            Err(other) => return Err(other),
+        };
+        // Sentinels another item holds: reported, and left out of a retry.
+        let taken: Vec<usize> = reasons
+            .0
+            .iter()
+            .filter(|r| r.is_condition_failed() && r.index >= moves.len())
+            .map(|r| r.index - moves.len())
+            .collect();
+        let moved_or_raced = reasons
+            .0
+            .iter()
+            .any(|r| r.is_condition_failed() && r.index < moves.len());
+        if taken.is_empty() || moved_or_raced {
+            return Err(Error::TransactionCanceled {
+                reasons: reasons.0,
+                source: reasons.1,
+            });
+        }
+        let mut kept = Vec::new();
+        for (i, sentinel) in sentinels.into_iter().enumerate() {
+            if !taken.contains(&i) {
+                kept.push(sentinel);
+                continue;
+            }
+            let owner = reasons
+                .0
+                .iter()
+                .find(|r| r.index == i + moves.len())
+                .and_then(|r| r.item.clone())
+                .and_then(crate::ops::unique::owner_key::<E>);
+            if let Some((constraint, value)) = sentinel.violation {
+                conflicts.push(UniqueConflict {
+                    constraint,
+                    value,
+                    key: new_key.clone(),
+                    owner,
+                });
+            }
+        }
+        sentinels = kept;
+    }
 }
