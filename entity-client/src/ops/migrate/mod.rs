@@ -185,8 +185,13 @@ impl<E: Entity + Send + 'static> Migrate<E> {
     /// or the item's own), one naming the item is left, and one naming
     /// another item is reported in [`MigrationReport::unique_conflicts`]
     /// with both keys, nothing changed: two items that share a value need a
-    /// decision only their owner can make. One conditional PutItem per
-    /// unique value of each item (a dry run: one consistent GetItem).
+    /// decision only their owner can make. Each sentinel is written with a
+    /// check that its item still holds the value; soft-deleted and expired
+    /// items are skipped (their values are free) unless
+    /// `soft_delete(keep_unique)`; an item the migration moves takes its
+    /// sentinels along (one another item holds is reported the same way).
+    /// A consistent GetItem per value, and a two-item transaction per
+    /// missing sentinel (a dry run only reads).
     pub fn backfill_unique(mut self, backfill: bool) -> Self {
         self.backfill_unique = backfill;
         self
