@@ -1,4 +1,4 @@
-//! Seed 004's tenant product, and two tenant entities whose key formats
+//! Seed 004's tenant product, and tenant entities whose key formats
 //! overlap, shared by the tenancy tests.
 
 use entity_client::Entity;
@@ -54,4 +54,18 @@ pub struct Memo {
     pub tenant_id: String,
     pub id: String,
     pub text: String,
+}
+
+/// [`Note`]'s key format with soft delete, history and a version: its
+/// deletes, updates and restores read the stored item first.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(name = "Journal", tenant = tenant_id, soft_delete, history)]
+#[pk(format = "ORG#{tenant_id}")]
+#[sk(format = "{id}")]
+pub struct Journal {
+    pub tenant_id: String,
+    pub id: String,
+    pub text: String,
+    #[entity(version)]
+    pub version: u64,
 }

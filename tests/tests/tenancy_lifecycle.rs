@@ -10,20 +10,7 @@ use common::stored_at;
 use entity_client::expr::Update;
 use entity_client::{Entity, Error};
 use entity_tests::harness::table;
-use entity_tests::tenancy::{Memo, Note};
-
-/// Note's key format, with soft delete, history and a version.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Journal", tenant = tenant_id, soft_delete, history)]
-#[pk(format = "ORG#{tenant_id}")]
-#[sk(format = "{id}")]
-struct Journal {
-    tenant_id: String,
-    id: String,
-    text: String,
-    #[entity(version)]
-    version: u64,
-}
+use entity_tests::tenancy::{Journal, Memo, Note};
 
 fn journal(tenant: &str, id: &str, text: &str, version: u64) -> Journal {
     Journal {

@@ -8,7 +8,7 @@ mod common;
 use common::stored_at;
 use entity_client::{Entity, Error};
 use entity_tests::harness::table;
-use entity_tests::tenancy::{product, Memo, Note, Product};
+use entity_tests::tenancy::{product, Journal, Memo, Note, Product};
 
 /// The default key format, with the tenant in the table's and a GSI's
 /// partition.
@@ -264,20 +264,6 @@ async fn the_tenant_cache_starts_over_without_mixing_tenants() {
             .unwrap(),
         None
     );
-}
-
-/// `Note` with soft delete and history: its deletes, updates and
-/// restores read the stored item first.
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(name = "Journal", tenant = tenant_id, soft_delete, history)]
-#[pk(format = "ORG#{tenant_id}")]
-#[sk(format = "{id}")]
-struct Journal {
-    tenant_id: String,
-    id: String,
-    text: String,
-    #[entity(version)]
-    version: u64,
 }
 
 fn is_refused(result: &Result<impl std::fmt::Debug, Error>) -> bool {

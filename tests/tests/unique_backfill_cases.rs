@@ -4,11 +4,21 @@
 //! optional constraints, and a writer that changes a value while the
 //! backfill writes its sentinel.
 
-use entity_client::{Client, Entity, Error};
+use entity_client::{Client, Entity, Error, MigrationReport};
 use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::table;
 use std::future::IntoFuture;
 use std::time::Duration;
+
+/// A migration of `E` with `backfill_unique`, or its dry run.
+async fn backfill<E: Entity + Send + 'static>(client: &Client, dry_run: bool) -> MigrationReport {
+    client
+        .migrate::<E>()
+        .backfill_unique(true)
+        .dry_run(dry_run)
+        .await
+        .unwrap()
+}
 
 /// A constrained entity with soft delete.
 #[derive(Entity, Debug, Clone, PartialEq)]
@@ -39,19 +49,8 @@ async fn backfill_does_not_reclaim_values_of_soft_deleted_items() {
             .unwrap(),
         None
     );
-    let dry = t
-        .client
-        .migrate::<Member>()
-        .backfill_unique(true)
-        .dry_run(true)
-        .await
-        .unwrap();
-    let report = t
-        .client
-        .migrate::<Member>()
-        .backfill_unique(true)
-        .await
-        .unwrap();
+    let dry = backfill::<Member>(&t.client, true).await;
+    let report = backfill::<Member>(&t.client, false).await;
     let taken = t
         .client
         .create(&Member {
@@ -102,25 +101,9 @@ async fn moved_items_that_share_a_value() {
             .await
             .unwrap();
     }
-    let dry = t
-        .client
-        .migrate::<Person>()
-        .backfill_unique(true)
-        .dry_run(true)
-        .await
-        .unwrap();
-    let real = t
-        .client
-        .migrate::<Person>()
-        .backfill_unique(true)
-        .await
-        .unwrap();
-    let again = t
-        .client
-        .migrate::<Person>()
-        .backfill_unique(true)
-        .await
-        .unwrap();
+    let dry = backfill::<Person>(&t.client, true).await;
+    let real = backfill::<Person>(&t.client, false).await;
+    let again = backfill::<Person>(&t.client, false).await;
     assert_eq!(
         real.counts.unique_conflicts, 1,
         "the shared value is not reported: dry {:?}, real {:?}",
@@ -171,19 +154,8 @@ async fn moved_item_with_a_sentinel_at_its_old_key() {
         })
         .await
         .unwrap();
-    let dry = t
-        .client
-        .migrate::<Person>()
-        .backfill_unique(true)
-        .dry_run(true)
-        .await
-        .unwrap();
-    let real = t
-        .client
-        .migrate::<Person>()
-        .backfill_unique(true)
-        .await
-        .unwrap();
+    let dry = backfill::<Person>(&t.client, true).await;
+    let real = backfill::<Person>(&t.client, false).await;
     assert_eq!(dry.counts.unique_conflicts, 0);
     assert_eq!(
         real.counts.unique_conflicts, 0,
@@ -245,19 +217,8 @@ async fn compound_and_optional_constraints_are_backfilled() {
             .await
             .unwrap();
     }
-    let dry = t
-        .client
-        .migrate::<Acct>()
-        .backfill_unique(true)
-        .dry_run(true)
-        .await
-        .unwrap();
-    let real = t
-        .client
-        .migrate::<Acct>()
-        .backfill_unique(true)
-        .await
-        .unwrap();
+    let dry = backfill::<Acct>(&t.client, true).await;
+    let real = backfill::<Acct>(&t.client, false).await;
     assert_eq!(dry.counts.sentinels_written, 4, "{:?}", dry.counts);
     assert_eq!(real.counts.sentinels_written, 4, "{:?}", real.counts);
     assert_eq!(real.counts.unique_conflicts, 0);
