@@ -239,7 +239,7 @@ pub(crate) async fn backfill<E: Entity>(
     let mut out = Backfilled::default();
     let table = client.checked_table()?;
     let reference = owner_attributes::<E>(owner);
-    let key_of = |item: &Item| owner_key_of::<E>(item);
+    let key_of = |item: &Item| crate::ops::migrate::table_key::<E>(item);
     for (constraint, value) in E::MODEL.managed.unique.iter().zip(values) {
         let Some(value) = value else { continue };
         let key = sentinel_key::<E>(constraint, &value);
@@ -322,15 +322,6 @@ fn names_owner(sentinel: &Item, owner: &[(&'static str, AttributeValue)]) -> boo
     owner
         .iter()
         .all(|(attribute, value)| sentinel.get(*attribute) == Some(value))
-}
-
-/// The table key attributes of `item`.
-fn owner_key_of<E: Entity>(item: &Item) -> Item {
-    let primary = &E::MODEL.primary;
-    std::iter::once(primary.pk.attribute)
-        .chain(primary.sk.map(|sk| sk.attribute))
-        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
-        .collect()
 }
 
 /// The stored item a write of a constrained entity starts from.

@@ -136,7 +136,7 @@ fn is_stale<E: Entity>(stored: &Item, current: &Item) -> bool {
 }
 
 /// The table key attributes of `item`.
-fn table_key<E: Entity>(item: &Item) -> Item {
+pub(crate) fn table_key<E: Entity>(item: &Item) -> Item {
     let primary = &E::MODEL.primary;
     std::iter::once(primary.pk.attribute)
         .chain(primary.sk.map(|sk| sk.attribute))
