@@ -78,8 +78,8 @@ pub use error::{DecodeError, EncodeError};
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyResult};
 pub use lifecycle::TtlValue;
 pub use managed::{
-    EpochMillis, EpochSeconds, GeneratedId, LockVersion, Timestamp, UniqueKey, WithoutUnique,
-    WithoutVersion,
+    EpochMillis, EpochSeconds, GeneratedId, LockVersion, Timestamp, UniqueKey, WithoutSoftDelete,
+    WithoutUnique, WithoutVersion,
 };
 pub use model::{
     EntityModel, FieldModel, IndexKind, IndexModel, KeyModel, NativeKeyModel, ScalarType,

@@ -341,3 +341,12 @@ pub trait WithoutUnique: Entity {}
     note = "write versioned entities with `client.put`/`client.update` or in a transaction, which condition on the version"
 )]
 pub trait WithoutVersion: Entity {}
+
+/// An entity that does not soft-delete: its delete is a DeleteItem, so it
+/// can go in a batch. `#[derive(Entity)]` implements it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` soft-deletes (`#[entity(soft_delete)]`), so a batch cannot delete it",
+    label = "its delete marks the item deleted (an UpdateItem), which BatchWriteItem cannot send",
+    note = "mark items deleted one by one with `client.delete(..)`, or delete them for good in the batch with `.purge(..)`"
+)]
+pub trait WithoutSoftDelete: Entity {}

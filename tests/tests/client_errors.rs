@@ -40,6 +40,7 @@ async fn refused_everywhere<
         + entity_client::NotTenant
         + entity_client::WithoutUnique
         + entity_client::WithoutVersion
+        + entity_client::WithoutSoftDelete
         + Clone
         + Send
         + Sync

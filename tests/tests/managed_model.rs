@@ -4,7 +4,9 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use entity_core::managed::{GeneratedModel, IdKind, ManagedModel, UniqueModel};
-use entity_core::{Entity, EpochMillis, EpochSeconds, WithoutUnique, WithoutVersion};
+use entity_core::{
+    Entity, EpochMillis, EpochSeconds, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+};
 use std::time::{Duration, UNIX_EPOCH};
 
 #[derive(Entity, Debug, Clone)]
@@ -224,11 +226,13 @@ fn entities_without_managed_fields_have_no_unique_values() {
 
 fn without_unique<E: WithoutUnique>() {}
 fn without_version<E: WithoutVersion>() {}
+fn without_soft_delete<E: WithoutSoftDelete>() {}
 
 #[test]
 fn markers_follow_what_the_entity_declares() {
     without_unique::<Plain>();
     without_version::<Plain>();
+    without_soft_delete::<Plain>();
     // A constraint, no version.
     without_version::<Coupon>();
 }

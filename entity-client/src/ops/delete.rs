@@ -7,21 +7,21 @@
 //! deletes it for good. Unique values are freed on delete (and taken again
 //! on restore) unless the entity declares `soft_delete(keep_unique)`.
 
+use super::lifecycle::{self, is_gone, soft_delete_update};
 use super::managed::{self, Mode, Stamped};
-use super::single::{self, Action, IdentityGuard, SingleWrite};
-use super::unique::{self, Current};
+use super::rmw::{read_modify_write, Start, Step};
+use super::single::{Action, IdentityGuard, SingleWrite};
+use super::unique;
 use super::update::render_update;
 use super::{and, exists, missing_as_not_found, BoxFuture, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
 use crate::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
-use entity_core::expr::{Condition, Update};
+use entity_core::expr::Condition;
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::{Entity, Item, PrimaryKey};
 use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::time::Duration;
 
 /// A delete: `delete` succeeds whether or not the item exists, `remove`
 /// fails with `Error::NotFound` when it does not, `purge` deletes a
@@ -49,7 +49,7 @@ pub struct Delete<E, R = ReturnNothing> {
     /// A tenant client's delete: only of an absent item or one of `E`
     /// ([`IdentityGuard`](super::single::IdentityGuard)).
     identity_guard: bool,
-    returning: PhantomData<R>,
+    returning: PhantomData<fn() -> R>,
 }
 
 impl Client {
@@ -172,8 +172,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
             Some(soft) if E::MODEL.lifecycle.history.is_some() => {
                 self.soft_delete_with_history(&soft, frees_unique).await
             }
-            _ if frees_unique => self.delete_guarded().await,
-            _ => self.delete_plain().await,
+            _ => self.delete_item(frees_unique).await,
         };
         let attributes = match result {
             // Nothing to mark: no item, or one already deleted.
@@ -270,36 +269,33 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         })
     }
 
-    async fn delete_plain(self) -> Result<Option<Item>> {
-        let write = self.write(self.condition.clone())?;
-        single::send(&self.client, write).await
-    }
-
-    /// Deletes (or marks) the item and deletes its sentinels in one
-    /// transaction, conditioned on its unique attributes being as read.
-    async fn delete_guarded(self) -> Result<Option<Item>> {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current =
-                Current::<E>::read_guarded(&self.client, &self.key, self.identity()).await?;
+    /// Deletes (or marks) the item; when it frees unique values, reads it
+    /// first and deletes its sentinels in the same transaction,
+    /// conditioned on its unique attributes being as read.
+    async fn delete_item(self, frees_unique: bool) -> Result<Option<Item>> {
+        let start = match frees_unique {
+            true => Start::Read(&self.key, self.identity()),
+            false => Start::Blind,
+        };
+        let (_, attributes) = read_modify_write(&self.client, start, |current| {
+            if !frees_unique {
+                return Ok(Step::Send(self.write(self.condition.clone())?, ()));
+            }
             let Some(stored) = &current.item else {
-                return if self.must_exist {
-                    Err(Error::NotFound {
+                return match self.must_exist {
+                    true => Err(Error::NotFound {
                         entity: E::MODEL.name,
-                    })
-                } else {
-                    Ok(None)
+                    }),
+                    false => Ok(Step::Done(())),
                 };
             };
-            let guarded = and(self.condition.clone(), Some(current.guard()));
+            let guarded = and(self.condition.clone(), Some(current.unique_guard()));
             let mut write = self.write(guarded)?;
             write.companions = unique::moves::<E>(&self.client, &current.values, &[], stored)?;
-            match single::send(&self.client, write).await {
-                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-                other => return other,
-            }
-        }
+            Ok(Step::Send(write, ()))
+        })
+        .await?;
+        Ok(attributes)
     }
 }
 
@@ -322,62 +318,6 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
         });
         crate::trace::traced(span, self.send())
     }
-}
-
-/// Whether a soft delete's failed condition found nothing to mark: no item,
-/// or an item already deleted.
-fn is_gone(old: Option<&Item>, soft: &SoftDeleteModel) -> bool {
-    old.is_none_or(|item| item.contains_key(soft.attribute))
-}
-
-/// What a soft delete changes: the deletion time, the TTL it sets, and the
-/// removal of every composed secondary index key (the item leaves those
-/// indexes); `updated_at` and the version move as on any update.
-fn soft_delete_update<E: Entity>(client: &Client, soft: &SoftDeleteModel) -> Update<E> {
-    let now = client.now();
-    let mut update =
-        entity_core::__private::update_set_raw(Update::<E>::new(), soft.attribute, (soft.at)(now));
-    if let (Some(after), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
-        let at = now + Duration::from_secs(after);
-        update = entity_core::__private::update_set_raw(update, ttl.attribute, epoch_seconds(at));
-    }
-    for attribute in secondary_key_attributes::<E>() {
-        update = entity_core::__private::update_remove_raw(update, attribute);
-    }
-    managed::stamp_update(client, update)
-}
-
-/// Epoch seconds as DynamoDB's TTL reads them.
-pub(crate) fn epoch_seconds(at: std::time::SystemTime) -> AttributeValue {
-    let seconds = at
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    AttributeValue::N(seconds.to_string())
-}
-
-/// The composed key attributes of the secondary indexes: not the table's,
-/// and not a field's own attribute (a multi-attribute GSI keys on fields,
-/// which a soft delete keeps).
-pub(crate) fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
-    let model = E::MODEL;
-    let table = &model.primary;
-    let is_table_key =
-        |a: &str| a == table.pk.attribute || table.sk.is_some_and(|sk| sk.attribute == a);
-    let is_field = |a: &str| model.fields.iter().any(|f| f.attribute == a);
-    let mut out = Vec::new();
-    for index in model
-        .indexes
-        .iter()
-        .filter(|i| i.multi_attribute.is_empty())
-    {
-        for key in std::iter::once(&index.pk).chain(&index.sk) {
-            let a = key.attribute;
-            if !is_table_key(a) && !is_field(a) && !out.contains(&a) {
-                out.push(a);
-            }
-        }
-    }
-    out
 }
 
 /// A restore of a soft-deleted item: its index keys composed again, the
@@ -434,10 +374,9 @@ impl<E: Entity + Send + 'static> Restore<E> {
             entity: E::MODEL.name,
         };
         let soft = E::MODEL.lifecycle.soft_delete.ok_or_else(not_found)?;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current = Current::<E>::read_guarded(&self.client, &self.key, identity).await?;
+        let start = Start::Read(&self.key, identity);
+        let mut expected = None;
+        let sent = read_modify_write(&self.client, start, |current| {
             let Some(stored) = current
                 .item
                 .clone()
@@ -464,18 +403,20 @@ impl<E: Entity + Send + 'static> Restore<E> {
                 &self.client,
                 &stamped.item,
             )?);
-            match single::send(&self.client, write).await {
-                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-                Err(Error::ConditionFailed { old, .. })
-                    if !old
-                        .as_deref()
-                        .is_some_and(|i| i.contains_key(soft.attribute)) =>
-                {
-                    return Err(not_found())
-                }
-                Err(e) => return Err(managed::version_conflict::<E>(e, stamped.expected)),
-                Ok(_) => return stamped.into_entity(),
+            expected = stamped.expected;
+            Ok(Step::Send(write, stamped))
+        })
+        .await;
+        match sent {
+            Ok((stamped, _)) => stamped.into_entity(),
+            Err(Error::ConditionFailed { old, .. })
+                if !old
+                    .as_deref()
+                    .is_some_and(|i| i.contains_key(soft.attribute)) =>
+            {
+                Err(not_found())
             }
+            Err(e) => Err(managed::version_conflict::<E>(e, expected)),
         }
     }
 }
@@ -486,15 +427,10 @@ impl<E: Entity + Send + 'static> Restore<E> {
 /// removes.
 fn restored<E: Entity>(
     client: &Client,
-    mut stored: Item,
+    stored: Item,
     soft: &SoftDeleteModel,
 ) -> Result<(Stamped<E>, Vec<&'static str>)> {
-    let mut removes = vec![soft.attribute];
-    stored.remove(soft.attribute);
-    if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
-        stored.remove(ttl.attribute);
-        removes.push(ttl.attribute);
-    }
+    let (stored, removes) = lifecycle::undeleted::<E>(stored, soft);
     let entity = E::from_item(stored)?;
     Ok((managed::stamp(client, &entity, Mode::Replace)?, removes))
 }

@@ -9,10 +9,10 @@
 //! index). The version is zero-padded to ten digits, so snapshots sort by
 //! version: `ORDER#01HX…@0000000010` after `…@0000000009`.
 
-use super::delete::epoch_seconds;
+use super::lifecycle::epoch_seconds;
 use super::managed::version_of;
+use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::Companion;
-use super::unique::Current;
 use super::{BoxFuture, Conditional};
 use crate::error::{from_sdk, Result};
 use crate::Client;
@@ -64,7 +64,7 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
     let table = client.checked_table()?;
     let version = version_of(item, version);
     let mut snapshot = item.clone();
-    for attribute in super::delete::secondary_key_attributes::<E>() {
+    for attribute in super::lifecycle::secondary_key_attributes::<E>() {
         snapshot.remove(attribute);
     }
     snapshot.insert(
@@ -180,14 +180,13 @@ impl<E: Entity> HistoryUpdate<'_, E> {
             .managed
             .version
             .unwrap_or(E::MODEL.version_attribute);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current = Current::<E>::read_guarded(self.client, self.key, self.identity).await?;
+        let mut read = 0;
+        let start = Start::Read(self.key, self.identity);
+        let sent = read_modify_write(self.client, start, |current| {
             if self.must_exist && current.item.is_none() {
                 return Err(crate::Error::NotFound { entity });
             }
-            let read = current
+            read = current
                 .item
                 .as_ref()
                 .map_or(0, |item| version_of(item, version));
@@ -196,7 +195,7 @@ impl<E: Entity> HistoryUpdate<'_, E> {
                     entity,
                     expected,
                     found: current.item.as_ref().map(|_| read),
-                    current: current.item.map(Box::new),
+                    current: current.item.clone().map(Box::new),
                 });
             }
             let mut new = current.item.clone().unwrap_or_else(|| self.key.to_item());
@@ -222,18 +221,13 @@ impl<E: Entity> HistoryUpdate<'_, E> {
             write.token = self.token.clone();
             write.identity = self.identity;
             write.companions = companions::<E>(self.client, &new)?;
-            write.companions.extend(extra(&current)?);
-            match super::single::send(self.client, write).await {
-                Ok(_) => return Ok((current.item, new)),
-                Err(crate::Error::ConditionFailed { old: Some(now), .. })
-                    if self.expected.is_none()
-                        && version_of(&now, version) != read
-                        && attempt < super::unique::GUARDED_ATTEMPTS =>
-                {
-                    continue
-                }
-                Err(e) => return Err(super::managed::version_conflict::<E>(e, Some(read))),
-            }
+            write.companions.extend(extra(current)?);
+            Ok(Step::Send(write, (current.item.clone(), new)))
+        })
+        .await;
+        match sent {
+            Ok((before_after, _)) => Ok(before_after),
+            Err(e) => Err(super::managed::version_conflict::<E>(e, Some(read))),
         }
     }
 }

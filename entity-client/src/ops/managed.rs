@@ -52,6 +52,7 @@ impl<E: Entity> Stamped<E> {
 /// Stamps `entity`'s managed fields for a write of kind `mode`.
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
     let mut item = entity.to_item()?;
+    super::lifecycle::live(&mut item, E::MODEL.lifecycle.soft_delete);
     let managed = &E::MODEL.managed;
     if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
         item.insert(attribute.to_owned(), expires);
@@ -118,7 +119,7 @@ fn sliding_ttl<E: Entity>(client: &Client) -> Option<(&'static str, AttributeVal
     let after = std::time::Duration::from_secs(ttl.after?);
     Some((
         ttl.attribute,
-        super::delete::epoch_seconds(client.now() + after),
+        super::lifecycle::epoch_seconds(client.now() + after),
     ))
 }
 
@@ -210,14 +211,29 @@ pub(crate) fn version_conflict<E: Entity>(error: Error, expected: Option<u64>) -
     }
 }
 
-/// The managed changes of an update: `updated_at` now, `created_at` now if
-/// the update creates the item, the version plus one.
+/// The managed changes of an update: the sliding TTL moved
+/// ([`slide_ttl`]) and the managed fields stamped
+/// ([`stamp_update_managed`]).
 pub(crate) fn stamp_update<E: Entity>(client: &Client, update: Update<E>) -> Update<E> {
+    slide_ttl(client, stamp_update_managed(client, update))
+}
+
+/// `#[entity(ttl(after = ..))]`: the update moves the TTL to now plus the
+/// declared time.
+pub(crate) fn slide_ttl<E: Entity>(client: &Client, update: Update<E>) -> Update<E> {
+    match sliding_ttl::<E>(client) {
+        Some((attribute, expires)) => {
+            entity_core::__private::update_set_raw(update, attribute, expires)
+        }
+        None => update,
+    }
+}
+
+/// The managed fields of an update: `updated_at` now, `created_at` now if
+/// the update creates the item, the version plus one.
+pub(crate) fn stamp_update_managed<E: Entity>(client: &Client, update: Update<E>) -> Update<E> {
     let managed = &E::MODEL.managed;
     let mut update = update;
-    if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
-        update = entity_core::__private::update_set_raw(update, attribute, expires);
-    }
     if managed.created_at.is_none() && managed.updated_at.is_none() && managed.version.is_none() {
         return update;
     }

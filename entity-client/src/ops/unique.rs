@@ -9,7 +9,7 @@
 //! its identity attribute says `__unique`, so no scan reads it as an entity.
 //! It holds the owner's table key, the back-reference a lookup follows.
 
-use super::single::{Companion, IdentityGuard};
+use super::single::Companion;
 use super::visibility::{Shown, Visibility};
 use super::{condition_only, BoxFuture, Conditional};
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
 use entity_core::managed::{UniqueKey, UniqueModel};
-use entity_core::{Entity, Item, PrimaryKey};
+use entity_core::{Entity, Item};
 use std::future::IntoFuture;
 
 /// The identity attribute's value in every sentinel.
@@ -324,86 +324,82 @@ fn names_owner(sentinel: &Item, owner: &[(&'static str, AttributeValue)]) -> boo
         .all(|(attribute, value)| sentinel.get(*attribute) == Some(value))
 }
 
-/// The stored item a write of a constrained entity starts from.
-pub(crate) struct Current<E> {
-    pub item: Option<Item>,
-    /// Its unique values (none when there is no item).
-    pub values: Vec<Option<String>>,
-    entity: std::marker::PhantomData<fn() -> E>,
-}
-
-impl<E: Entity> Current<E> {
-    /// Reads the item with `key`, strongly consistent. For a write with a
-    /// tenant client's identity guard, an item of another entity at the
-    /// key is refused as the write would be (`Error::TenantMismatch`), not
-    /// decoded.
-    pub(crate) async fn read_guarded(
-        client: &Client,
-        key: &PrimaryKey<E>,
-        identity: Option<IdentityGuard>,
-    ) -> Result<Self> {
-        let item = client.get_raw(E::MODEL.name, key.to_item(), true).await?;
-        if let (Some(guard), Some(stored)) = (identity, &item) {
-            if guard.is_foreign(stored) {
-                return Err(guard.mismatch(client));
+/// Frees the sentinel of `value` of `constraint` if it is stale: the item
+/// it names is gone (deleted by DynamoDB's TTL sweep, or by a write that
+/// bypassed the client), expired, soft-deleted without `keep_unique`, or
+/// no longer holds the value. Such a value reads as free (`get_unique`
+/// finds no item), so a write that a stale sentinel refused may take it:
+/// `true` when the write may be sent again (the sentinel was freed, or is
+/// gone already). The sentinel is deleted only while it still names the
+/// owner that was read, so a live claim made meanwhile is never lost.
+pub(crate) async fn reclaim_stale<E: Entity>(
+    client: &Client,
+    constraint: &str,
+    value: &str,
+) -> Result<bool> {
+    let Some(index) = E::MODEL
+        .managed
+        .unique
+        .iter()
+        .position(|c| c.name == constraint)
+    else {
+        return Ok(false);
+    };
+    let key = sentinel_key::<E>(&E::MODEL.managed.unique[index], value);
+    let Some(sentinel) = client.get_raw(E::MODEL.name, key.clone(), true).await? else {
+        return Ok(true);
+    };
+    let Some(owner) = owner_key::<E>(sentinel.clone()) else {
+        return Ok(false);
+    };
+    let holder = client.get_raw(E::MODEL.name, owner, true).await?;
+    let stale = match holder {
+        None => true,
+        Some(item) if !super::lifecycle::holds_unique::<E>(client, &item) => true,
+        Some(item) => match E::from_item(item) {
+            Ok(entity) => {
+                entity
+                    .unique_values()
+                    .get(index)
+                    .cloned()
+                    .flatten()
+                    .as_deref()
+                    != Some(value)
             }
-        }
-        let values = match &item {
-            Some(item) => E::from_item(item.clone())?.unique_values(),
-            None => Vec::new(),
-        };
-        Ok(Self {
-            item,
-            values,
-            entity: std::marker::PhantomData,
+            // An item the entity cannot read is left its claim.
+            Err(_) => false,
+        },
+    };
+    if !stale {
+        return Ok(false);
+    }
+    let names_read_owner = [OWNER_PK, OWNER_SK]
+        .into_iter()
+        .filter_map(|attribute| {
+            let value = sentinel.get(attribute)?.clone();
+            Some(entity_core::__private::condition_equals::<E>(
+                attribute, value,
+            ))
         })
-    }
-
-    /// The condition that the item's unique attributes are still as read
-    /// (no item, if there was none): a write built from this read applies
-    /// only if no other write moved them in between.
-    pub(crate) fn guard(&self) -> Condition<E> {
-        let Some(item) = &self.item else {
-            return entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
-        };
-        let mut guard = entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute);
-        for constraint in E::MODEL.managed.unique {
-            for attribute in constraint.attributes {
-                let still = match item.get(*attribute) {
-                    Some(value) => {
-                        entity_core::__private::condition_equals(attribute, value.clone())
-                    }
-                    None => entity_core::__private::condition_not_exists(attribute),
-                };
-                guard = guard.and(still);
-            }
-        }
-        guard
-    }
-
-    /// Whether a failed write failed because another write changed what
-    /// was read (the item appeared, went, or its unique attributes moved),
-    /// rather than on the caller's own condition.
-    pub(crate) fn raced(&self, error: &Error) -> bool {
-        let Error::ConditionFailed { old, .. } = error else {
-            return false;
-        };
-        match (&self.item, old.as_deref()) {
-            (None, None) => false,
-            (Some(_), None) | (None, Some(_)) => true,
-            (Some(read), Some(now)) => E::MODEL.managed.unique.iter().any(|constraint| {
-                constraint
-                    .attributes
-                    .iter()
-                    .any(|a| read.get(*a) != now.get(*a))
-            }),
-        }
+        .reduce(Condition::and);
+    let condition = condition_only(names_read_owner.as_ref(), "unique sentinel")?;
+    let deleted = client
+        .inner
+        .sdk
+        .delete_item()
+        .table_name(client.checked_table()?)
+        .set_key(Some(key))
+        .expressions(condition)
+        .send()
+        .await
+        .map_err(|e| crate::error::from_sdk("DeleteItem", E::MODEL.name, e));
+    match deleted {
+        // Claimed again meanwhile: the write, sent again, says by whom.
+        Ok(_) => Ok(true),
+        Err(e) if e.is_condition_failed() => Ok(true),
+        Err(e) => Err(e),
     }
 }
-
-/// Reads of a constrained entity's write before it is sent: re-read and
-/// rebuilt this many times when other writes keep moving the item.
-pub(crate) const GUARDED_ATTEMPTS: u32 = 4;
 
 /// A lookup by a unique value: the sentinel, then the item it names, both
 /// strongly consistent GetItems.

@@ -1,11 +1,11 @@
 //! `update` and `patch`: typed changes to one item.
 
-use super::managed;
 use super::single::{self, Action, SingleWrite};
 use super::{
     and, exists, missing_as_not_found, render_condition, BoxFuture, Expressions, ReturnNew,
     ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
 };
+use super::{lifecycle, managed};
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_primary_key;
 use crate::Client;
@@ -57,7 +57,9 @@ pub struct UpdateItem<E, R = ReturnNothing> {
 }
 
 impl Client {
-    /// Changes an item, creating it if it does not exist.
+    /// Changes an item, creating it if it does not exist. A soft-deleted
+    /// item (`#[entity(soft_delete)]`) is not changed: `Error::NotFound`,
+    /// as for a read; `restore` it, or `put` a new one over it.
     pub fn update<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
         self.update_any(key)
     }
@@ -79,7 +81,8 @@ impl Client {
         }
     }
 
-    /// Changes an item that must exist (`Error::NotFound` otherwise).
+    /// Changes an item that must exist (`Error::NotFound` otherwise, also
+    /// for a soft-deleted item).
     pub fn patch<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
         self.patch_any(key)
     }
@@ -277,9 +280,24 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             return Err(ValidationError::EmptyUpdate { entity }.into());
         }
         managed::check_expected::<E>(self.expected)?;
+        // A soft-deleted item reads as missing: it is not changed (its index
+        // keys stay out of the indexes). Not a condition of the caller's: a
+        // repeat meets the same item again.
+        let mut this = self;
+        this.condition = and(this.condition.take(), lifecycle::not_deleted::<E>());
         if E::MODEL.lifecycle.history.is_some() {
-            return self.send_with_history().await;
+            return this
+                .send_with_history()
+                .await
+                .map_err(lifecycle::deleted_as_not_found::<E>);
         }
+        this.send_plain()
+            .await
+            .map_err(lifecycle::deleted_as_not_found::<E>)
+    }
+
+    async fn send_plain(self) -> Result<R::Output> {
+        let entity = E::MODEL.name;
         let update = managed::stamp_update(&self.client, self.update);
         // A repeat changes nothing more if no arithmetic or list change is
         // in it, no version is bumped, and no condition of the caller's can

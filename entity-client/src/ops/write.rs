@@ -7,8 +7,9 @@
 //! it twice ([`single`](super::single)).
 
 use super::managed::{self, Mode, Stamped};
+use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, Action, SingleWrite};
-use super::unique::{self, Current};
+use super::unique;
 use super::{
     and, is_table_key, not_exists, render_condition, BoxFuture, Expressions, ReturnOld,
     ReturnStored, Returning,
@@ -167,33 +168,21 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
         let stamped = self.stamped?;
         check_item(E::MODEL, &stamped.item)?;
         let expected = stamped.expected;
-        let identity = single::IdentityGuard::of::<E>(self.identity_guard);
-        let result = if !E::MODEL.managed.unique.is_empty() && self.mode == Mode::Replace {
-            replace_guarded::<E, R>(
-                &self.client,
-                stamped,
-                self.condition,
-                self.upsert,
-                self.token,
-                identity,
-            )
-            .await
-        } else {
-            write_whole::<E, R>(
-                &self.client,
-                stamped,
-                self.mode,
-                self.condition,
-                self.upsert,
-                self.token,
-                identity,
-            )
-            .await
+        let whole = Whole {
+            client: &self.client,
+            mode: self.mode,
+            upsert: self.upsert,
+            condition: self.condition,
+            token: self.token,
+            identity: single::IdentityGuard::of::<E>(self.identity_guard),
         };
-        let written = result.map_err(|e| match self.mode {
-            Mode::Create => e,
-            Mode::Replace => managed::version_conflict::<E>(e, expected),
-        })?;
+        let written = whole
+            .send::<R>(stamped)
+            .await
+            .map_err(|e| match self.mode {
+                Mode::Create => e,
+                Mode::Replace => managed::version_conflict::<E>(e, expected),
+            })?;
         match written {
             Written::Stored(entity) => R::stored(entity),
             Written::Returned(attributes) => R::output(E::MODEL.name, attributes),
@@ -227,40 +216,93 @@ enum Written<E> {
     Returned(Option<Item>),
 }
 
-/// A create, or a put/upsert of an entity without unique constraints.
-async fn write_whole<E: Entity, R: Returning<E>>(
-    client: &Client,
-    stamped: Stamped<E>,
+/// A whole-item write, planned in the read-modify-write loop.
+struct Whole<'a, E> {
+    client: &'a Client,
     mode: Mode,
-    condition: Option<Condition<E>>,
     upsert: bool,
+    condition: Option<Condition<E>>,
     token: Option<String>,
     identity: Option<single::IdentityGuard>,
-) -> Result<Written<E>> {
-    let condition = match mode {
-        Mode::Create => and(condition, Some(not_exists::<E>())),
-        Mode::Replace => managed::with_version(condition, stamped.expected),
-    };
-    if stamped.created_unset && stamped.expected != Some(0) {
-        return replace_keeping_created::<E, R>(
-            client, stamped, condition, upsert, token, identity,
-        )
-        .await;
+}
+
+impl<E: Entity> Whole<'_, E> {
+    /// Sends the write of `stamped`: blind when nothing stored matters
+    /// (a create, a put of an entity without unique values that sets its
+    /// own `created_at`), else from the stored item.
+    async fn send<R: Returning<E>>(self, stamped: Stamped<E>) -> Result<Written<E>> {
+        let condition = match self.mode {
+            Mode::Create => and(self.condition.clone(), Some(not_exists::<E>())),
+            Mode::Replace => managed::with_version(self.condition.clone(), stamped.expected),
+        };
+        // An upsert keeps a stored `created_at` (`if_not_exists`): its keys
+        // and the entity it returns are composed from the stored one.
+        let keeps_created = (stamped.created_unset
+            || (self.upsert && E::MODEL.managed.created_at.is_some()))
+            && stamped.expected != Some(0);
+        let moves_unique = !E::MODEL.managed.unique.is_empty();
+        if self.mode == Mode::Create || !(keeps_created || moves_unique) {
+            let values = match self.mode {
+                Mode::Create => created_values(&stamped)?,
+                Mode::Replace => Vec::new(),
+            };
+            let item = &stamped.item;
+            let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, |_| {
+                let mut write = self.request::<R>(item, condition.as_ref())?;
+                write.idempotent = condition.is_none();
+                if !values.is_empty() {
+                    write.companions = unique::moves::<E>(self.client, &[], &values, item)?;
+                }
+                self.add_history(&mut write, item)?;
+                Ok(Step::Send(write, ()))
+            })
+            .await?;
+            return written::<E, R>(attributes, stamped);
+        }
+        let key = stamped_key(&stamped)?;
+        let start = Start::Read(&key, self.identity);
+        let (item, expected) = (&stamped.item, stamped.expected);
+        let (kept, attributes) = read_modify_write(self.client, start, |current| {
+            let kept = keep_created::<E>(item, expected, current.item.as_ref())?;
+            let (guard, stable, companions) = if moves_unique {
+                let values = created_values(&kept)?;
+                let moves = unique::moves::<E>(self.client, &current.values, &values, &kept.item)?;
+                (current.unique_guard(), false, moves)
+            } else {
+                let (guard, stable) = created_guard(current);
+                (guard, stable, Vec::new())
+            };
+            let guarded = and(condition.clone(), Some(guard));
+            let mut write = self.request::<R>(&kept.item, guarded.as_ref())?;
+            write.idempotent = condition.is_none() && stable;
+            write.companions = companions;
+            self.add_history(&mut write, &kept.item)?;
+            Ok(Step::Send(write, kept))
+        })
+        .await?;
+        written::<E, R>(attributes, kept)
     }
-    let mut write = whole_write(&stamped.item, upsert, condition.as_ref())?;
-    write.idempotent = condition.is_none();
-    write.identity = identity;
-    write.token = token;
-    write.return_value = R::return_value();
-    if mode == Mode::Create {
-        write.companions =
-            unique::moves::<E>(client, &[], &created_values(&stamped)?, &stamped.item)?;
+
+    /// The request writing `item` under `condition`.
+    fn request<R: Returning<E>>(
+        &self,
+        item: &Item,
+        condition: Option<&Condition<E>>,
+    ) -> Result<SingleWrite> {
+        let mut write = whole_write(item, self.upsert, condition)?;
+        write.identity = self.identity;
+        write.token = self.token.clone();
+        write.return_value = R::return_value();
+        Ok(write)
     }
-    write
-        .companions
-        .extend(super::history::companions::<E>(client, &stamped.item)?);
-    let attributes = single::send(client, write).await?;
-    written::<E, R>(attributes, stamped)
+
+    /// The history snapshot of `item`, for an entity that keeps history.
+    fn add_history(&self, write: &mut SingleWrite, item: &Item) -> Result<()> {
+        write
+            .companions
+            .extend(super::history::companions::<E>(self.client, item)?);
+        Ok(())
+    }
 }
 
 /// What the write hands back: the returned attributes the caller asked
@@ -275,44 +317,24 @@ fn written<E: Entity, R: Returning<E>>(
     Ok(Written::Stored(stamped.into_entity()?))
 }
 
-/// A put/upsert of an entity whose `created_at` is unset: the stored item's
-/// is kept, and every key composed of it is composed from it. The write is
-/// conditioned on the stored `created_at` (which never changes once
-/// written), or on there being no item.
-async fn replace_keeping_created<E: Entity, R: Returning<E>>(
-    client: &Client,
-    stamped: Stamped<E>,
-    condition: Option<Condition<E>>,
-    upsert: bool,
-    token: Option<String>,
-    identity: Option<single::IdentityGuard>,
-) -> Result<Written<E>> {
+/// The condition of a write that keeps the stored `created_at`: the stored
+/// one still there (it never changes once written), or still no item; and
+/// whether a repeat of the write meets it again (then it is idempotent).
+fn created_guard<E: Entity>(current: &Current<E>) -> (Condition<E>, bool) {
     let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
-    let write = Replace {
-        client,
-        condition,
-        upsert,
-        token,
-        identity,
-    };
-    write
-        .send_from_stored::<R>(stamped, |current, _| {
-            let stored_created = current
-                .item
-                .as_ref()
-                .map(|item| created_at.and_then(|a| item.get(a).map(|v| (a, v.clone()))));
-            // A repeat meets the stored `created_at` it wrote back: the same.
-            Ok(match stored_created {
-                Some(Some((attribute, value))) => Plan {
-                    guard: entity_core::__private::condition_equals::<E>(attribute, value),
-                    stable: true,
-                    companions: Vec::new(),
-                },
-                Some(None) => Plan::unstable(super::exists::<E>()),
-                None => Plan::unstable(not_exists::<E>()),
-            })
-        })
-        .await
+    let stored_created = current
+        .item
+        .as_ref()
+        .map(|item| created_at.and_then(|a| item.get(a).map(|v| (a, v.clone()))));
+    match stored_created {
+        // A repeat meets the stored `created_at` it wrote back: the same.
+        Some(Some((attribute, value))) => (
+            entity_core::__private::condition_equals::<E>(attribute, value),
+            true,
+        ),
+        Some(None) => (super::exists::<E>(), false),
+        None => (not_exists::<E>(), false),
+    }
 }
 
 /// The unique values of the entity a write stores.
@@ -326,100 +348,6 @@ pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Opti
     })
 }
 
-/// A put/upsert of an entity with unique constraints: write the entity and
-/// move the sentinels whose values change, in one transaction conditioned
-/// on the unique attributes being as read.
-async fn replace_guarded<E: Entity, R: Returning<E>>(
-    client: &Client,
-    stamped: Stamped<E>,
-    condition: Option<Condition<E>>,
-    upsert: bool,
-    token: Option<String>,
-    identity: Option<single::IdentityGuard>,
-) -> Result<Written<E>> {
-    let new_values = created_values(&stamped)?;
-    let write = Replace {
-        client,
-        condition: managed::with_version(condition, stamped.expected),
-        upsert,
-        token,
-        identity,
-    };
-    write
-        .send_from_stored::<R>(stamped, |current, item| {
-            Ok(Plan {
-                guard: current.guard(),
-                stable: false,
-                companions: unique::moves::<E>(client, &current.values, &new_values, item)?,
-            })
-        })
-        .await
-}
-
-/// A whole-entity write that starts from the stored item.
-struct Replace<'a, E> {
-    client: &'a Client,
-    condition: Option<Condition<E>>,
-    upsert: bool,
-    token: Option<String>,
-    identity: Option<single::IdentityGuard>,
-}
-
-/// What a write from the stored item adds: the condition that the item is
-/// still as read, whether a repeat of the write meets that condition again
-/// (then it is idempotent), and the other items it writes.
-struct Plan<E> {
-    guard: Condition<E>,
-    stable: bool,
-    companions: Vec<single::Companion>,
-}
-
-impl<E> Plan<E> {
-    fn unstable(guard: Condition<E>) -> Self {
-        Self {
-            guard,
-            stable: false,
-            companions: Vec::new(),
-        }
-    }
-}
-
-impl<E: Entity> Replace<'_, E> {
-    /// Reads the stored item (strongly consistent), keeps its `created_at`,
-    /// and writes the entity with `plan`'s guard and companions and the
-    /// history snapshot; another write that moved the item in between is
-    /// read again.
-    async fn send_from_stored<R: Returning<E>>(
-        self,
-        stamped: Stamped<E>,
-        plan: impl Fn(&Current<E>, &Item) -> Result<Plan<E>>,
-    ) -> Result<Written<E>> {
-        let key = stamped_key(&stamped)?;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let current = Current::<E>::read_guarded(self.client, &key, self.identity).await?;
-            let kept = keep_created(&stamped, current.item.as_ref())?;
-            let plan = plan(&current, &kept.item)?;
-            let guarded = and(self.condition.clone(), Some(plan.guard));
-            let mut write = whole_write(&kept.item, self.upsert, guarded.as_ref())?;
-            write.idempotent = self.condition.is_none() && plan.stable;
-            write.identity = self.identity;
-            write.token = self.token.clone();
-            write.return_value = R::return_value();
-            write.companions = plan.companions;
-            write
-                .companions
-                .extend(super::history::companions::<E>(self.client, &kept.item)?);
-            match single::send(self.client, write).await {
-                Err(e) if current.raced(&e) && attempt < unique::GUARDED_ATTEMPTS => continue,
-                Err(e) => return Err(e),
-                Ok(attributes) => return written::<E, R>(attributes, kept),
-            }
-        }
-    }
-}
-
 /// The table key of a stamped entity.
 fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
     Ok(match &stamped.entity {
@@ -428,10 +356,15 @@ fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
     })
 }
 
-/// The stamped entity with the stored item's `created_at`, when there is
-/// a stored item (a put keeps the creation time).
-fn keep_created<E: Entity>(stamped: &Stamped<E>, stored: Option<&Item>) -> Result<Stamped<E>> {
-    let mut item = stamped.item.clone();
+/// The entity stamped as `item` (expecting version `expected`), with the
+/// stored item's `created_at` when there is a stored item (a put keeps the
+/// creation time), read back so that its keys are composed from it.
+fn keep_created<E: Entity>(
+    item: &Item,
+    expected: Option<u64>,
+    stored: Option<&Item>,
+) -> Result<Stamped<E>> {
+    let mut item = item.clone();
     if let (Some(created_at), Some(stored)) = (E::MODEL.managed.created_at, stored) {
         if let Some(value) = stored.get(created_at.attribute) {
             item.insert(created_at.attribute.to_owned(), value.clone());
@@ -441,7 +374,7 @@ fn keep_created<E: Entity>(stamped: &Stamped<E>, stored: Option<&Item>) -> Resul
     Ok(Stamped {
         item: entity.to_item()?,
         entity: Some(entity),
-        expected: stamped.expected,
+        expected,
         created_unset: false,
     })
 }
@@ -502,14 +435,19 @@ fn upsert_expression<E: Entity>(
     placeholders: &mut Placeholders,
 ) -> Result<String> {
     let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
-    let mut removed: Vec<&str> = E::MODEL
+    // Absent fields, and the index keys they composed (a sparse index the
+    // item leaves), go; so does a deletion mark (the upsert writes a live
+    // item, as a put does).
+    let absent = E::MODEL
         .fields
         .iter()
         .map(|field| field.attribute)
-        .filter(|attribute| !item.contains_key(*attribute))
-        .collect();
-    for attribute in removes {
-        if !removed.contains(attribute) && !item.contains_key(*attribute) {
+        .chain(super::lifecycle::secondary_key_attributes::<E>())
+        .chain(super::lifecycle::revive_removes::<E>(&item))
+        .chain(removes.iter().copied());
+    let mut removed: Vec<&str> = Vec::new();
+    for attribute in absent {
+        if !removed.contains(&attribute) && !item.contains_key(attribute) {
             removed.push(attribute);
         }
     }

@@ -430,9 +430,19 @@ impl CrossTenantBatchWrite {
     }
 
     /// [`BatchWrite::delete`], for any entity.
-    pub fn delete<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+    pub fn delete<E: WithoutUnique + entity_core::WithoutSoftDelete>(
+        self,
+        key: PrimaryKey<E>,
+    ) -> Self {
         Self {
             inner: self.inner.delete_any(key),
+        }
+    }
+
+    /// [`BatchWrite::purge`], for any entity.
+    pub fn purge<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+        Self {
+            inner: self.inner.purge_any(key),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Managed fields and unique constraints: `MODEL.managed`, the unique
 //! lookups (`Customer::by_email(..)`) and `Entity::unique_values`, the
-//! `WithoutUnique`/`WithoutVersion` markers, and the field type checks.
+//! `WithoutUnique`/`WithoutVersion`/`WithoutSoftDelete` markers, and the field type checks.
 //!
 //! A constraint's value is composed in one place, its lookup;
 //! `unique_values` calls the lookups, so a sentinel written on `put` and the
@@ -201,8 +201,8 @@ pub fn unique_values(entity: &Entity) -> TokenStream {
     }
 }
 
-/// `WithoutUnique` and `WithoutVersion`, for an entity without constraints
-/// or without a version: what batches and blind transaction writes take.
+/// `WithoutUnique`, `WithoutVersion` and `WithoutSoftDelete`, for an entity
+/// without constraints, without a version or without soft delete: what batches and blind transaction writes take.
 pub fn markers(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
@@ -221,6 +221,12 @@ pub fn markers(entity: &Entity) -> TokenStream {
         out.extend(quote! {
             #[automatically_derived]
             impl #krate::WithoutVersion for #ident #bounds {}
+        });
+    }
+    if entity.soft_delete.is_none() {
+        out.extend(quote! {
+            #[automatically_derived]
+            impl #krate::WithoutSoftDelete for #ident #bounds {}
         });
     }
     out

@@ -228,6 +228,9 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
         impl #krate::WithoutVersion for #ident {}
 
         #[automatically_derived]
+        impl #krate::WithoutSoftDelete for #ident {}
+
+        #[automatically_derived]
         impl #krate::NotTenant for #ident {}
 
         #[automatically_derived]

@@ -12,7 +12,9 @@ use crate::ops::managed::Mode;
 use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
-use entity_core::{Entity, IndexModel, Item, PrimaryKey, WithoutUnique, WithoutVersion};
+use entity_core::{
+    Entity, IndexModel, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+};
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 use std::future::IntoFuture;
 
@@ -274,13 +276,37 @@ impl BatchWrite {
         self
     }
 
-    /// Deletes the item with this key (entities with unique constraints are
-    /// refused at compile time: their sentinels go with `client.delete`).
-    pub fn delete<E: WithoutUnique + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
+    /// Deletes the item with this key. Refused at compile time: entities
+    /// with unique constraints (their sentinels go with `client.delete`) and
+    /// soft-delete entities (their delete marks the item, an UpdateItem no
+    /// batch can send: `client.delete`, or [`purge`](Self::purge) to delete
+    /// them for good).
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete + entity_core::NotTenant>(
+        self,
+        key: PrimaryKey<E>,
+    ) -> Self {
         self.delete_any(key)
     }
 
-    pub(crate) fn delete_any<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+    pub(crate) fn delete_any<E: WithoutUnique + WithoutSoftDelete>(
+        self,
+        key: PrimaryKey<E>,
+    ) -> Self {
+        self.delete_request(key)
+    }
+
+    /// Deletes the item with this key for good, a soft-delete entity's
+    /// included (deleted or not): the DeleteItem `client.purge` sends.
+    pub fn purge<E: WithoutUnique + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
+        self.purge_any(key)
+    }
+
+    pub(crate) fn purge_any<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+        self.delete_request(key)
+    }
+
+    /// A DeleteRequest of the item with this key.
+    fn delete_request<E: Entity>(self, key: PrimaryKey<E>) -> Self {
         let request = check_primary_key(&key).map_err(Error::from).and_then(|()| {
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))

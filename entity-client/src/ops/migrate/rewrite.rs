@@ -4,6 +4,7 @@
 
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
+use crate::ops::lifecycle::{holds_unique, keep_deleted};
 use crate::ops::unique::{Backfilled, UniqueConflict};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
@@ -53,7 +54,9 @@ pub(crate) async fn migrate_item<E: Entity>(
             return Ok((outcome, Backfilled::default()));
         }
     };
-    let current = entity.to_item()?;
+    let mut current = entity.to_item()?;
+    // A soft-deleted item stays deleted: out of reads and indexes.
+    keep_deleted::<E>(&stored, &mut current);
     let values = entity.unique_values();
     drop(entity);
     let (outcome, conflicts) = rewrite::<E>(client, table, &stored, &current, dry_run).await?;
@@ -62,7 +65,7 @@ pub(crate) async fn migrate_item<E: Entity>(
     let stays = table_key::<E>(&stored) == table_key::<E>(&current);
     let mut backfilled = match outcome {
         Outcome::Rewritten | Outcome::UpToDate
-            if backfill && stays && holds_values::<E>(client, &stored) =>
+            if backfill && stays && holds_unique::<E>(client, &stored) =>
         {
             crate::ops::unique::backfill::<E>(client, values, &current, &stored, dry_run).await?
         }
@@ -70,26 +73,6 @@ pub(crate) async fn migrate_item<E: Entity>(
     };
     backfilled.conflicts.extend(conflicts);
     Ok((outcome, backfilled))
-}
-
-/// Whether the stored item holds its unique values, so their sentinels
-/// belong: not once it is soft deleted (unless `soft_delete(keep_unique)`)
-/// or expired, when its values are free for others.
-fn holds_values<E: Entity>(client: &Client, stored: &Item) -> bool {
-    use crate::ops::visibility::{Deleted, Shown, Visibility};
-    let keeps = E::MODEL
-        .lifecycle
-        .soft_delete
-        .is_some_and(|s| s.keep_unique);
-    let shown = Shown {
-        expired: false,
-        deleted: if keeps {
-            Deleted::Include
-        } else {
-            Deleted::Hide
-        },
-    };
-    Visibility::of::<E>(client, shown).shows(stored)
 }
 
 /// Rewrites the stored item as `current` if its keys, version or identity
@@ -253,8 +236,13 @@ async fn move_item<E: Entity>(
         Error::from(crate::ValidationError::InvalidRequest(e.to_string()))
     };
     let pk = E::MODEL.primary.pk.attribute;
-    // Unique sentinels name the item's key: they move with it.
-    let mut sentinels = crate::ops::unique::repoint::<E>(client, stored, &current)?;
+    // Unique sentinels name the item's key: they move with it (an item
+    // that holds no values, soft-deleted or expired, has none to move).
+    let mut sentinels = if holds_unique::<E>(client, stored) {
+        crate::ops::unique::repoint::<E>(client, stored, &current)?
+    } else {
+        Vec::new()
+    };
     let mut conflicts = Vec::new();
     let new_key = table_key::<E>(&current);
     let put = Put::builder()

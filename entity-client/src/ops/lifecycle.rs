@@ -1,0 +1,197 @@
+//! The lifecycle feature on the write side: what soft delete and TTL mean
+//! for every write, in one place.
+//!
+//! The read side (which items a read shows) is
+//! [`visibility`](super::visibility); this module holds the rules writes
+//! share, so that no write path decides them on its own:
+//!
+//! - a stored item that is soft-deleted (and not `keep_unique`) or expired
+//!   holds no unique values: its sentinels were freed, or may be taken
+//!   over ([`holds_unique`]);
+//! - a soft-deleted item is not changed by `update` or `patch` (it reads as
+//!   missing, [`not_deleted`]); `put` and `upsert` write a live item over it
+//!   (the mark goes, [`revive_removes`]); `restore` brings it back and
+//!   `purge` deletes it;
+//! - a soft-deleted item is out of every secondary index, through every
+//!   write that keeps it deleted (a migration's rewrite, [`keep_deleted`]);
+//! - the TTL a soft delete sets (`expire_after`) replaces the sliding TTL
+//!   of `ttl(after = ..)`, never both in one expression.
+
+use super::managed;
+use super::visibility::{Deleted, Shown, Visibility};
+use crate::{Client, Error};
+use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::expr::{Condition, Update};
+use entity_core::lifecycle::SoftDeleteModel;
+use entity_core::{Entity, Item};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Whether `item` (a stored item of `E`) is soft-deleted.
+pub(crate) fn is_deleted<E: Entity>(item: &Item) -> bool {
+    E::MODEL
+        .lifecycle
+        .soft_delete
+        .is_some_and(|soft| item.contains_key(soft.attribute))
+}
+
+/// Whether the stored `item` holds its unique values, so that their
+/// sentinels are its own: not once it is soft-deleted (unless
+/// `soft_delete(keep_unique)`) or expired, when its values are free for
+/// others.
+pub(crate) fn holds_unique<E: Entity>(client: &Client, item: &Item) -> bool {
+    let keeps = E::MODEL
+        .lifecycle
+        .soft_delete
+        .is_some_and(|s| s.keep_unique);
+    let shown = Shown {
+        expired: false,
+        deleted: if keeps {
+            Deleted::Include
+        } else {
+            Deleted::Hide
+        },
+    };
+    Visibility::of::<E>(client, shown).shows(item)
+}
+
+/// The condition that the item is not soft-deleted, for an entity that
+/// soft-deletes: `update` and `patch` never change a deleted item.
+pub(crate) fn not_deleted<E: Entity>() -> Option<Condition<E>> {
+    let soft = E::MODEL.lifecycle.soft_delete?;
+    Some(entity_core::__private::condition_not_exists(soft.attribute))
+}
+
+/// A write's failed condition that met a soft-deleted item: the item is
+/// not found, as every read says.
+pub(crate) fn deleted_as_not_found<E: Entity>(error: Error) -> Error {
+    match error {
+        Error::ConditionFailed {
+            entity,
+            old: Some(old),
+            ..
+        } if is_deleted::<E>(&old) => Error::NotFound { entity },
+        other => other,
+    }
+}
+
+/// What a whole-item write removes besides absent fields: the deletion
+/// mark, so that a `put` or `upsert` over a soft-deleted item writes a
+/// live item (as a PutItem does by replacing it).
+pub(crate) fn revive_removes<E: Entity>(item: &Item) -> Vec<&'static str> {
+    E::MODEL
+        .lifecycle
+        .soft_delete
+        .map(|soft| soft.attribute)
+        .filter(|attribute| !item.contains_key(*attribute))
+        .into_iter()
+        .collect()
+}
+
+/// The item a whole-item write stores is live: a `#[entity(deleted_at)]`
+/// field the caller read from a deleted item is not written back.
+pub(crate) fn live(item: &mut Item, soft: Option<SoftDeleteModel>) {
+    if let Some(soft) = soft {
+        item.remove(soft.attribute);
+    }
+}
+
+/// A rewrite of `stored` as `item` keeps it as deleted as it was: the
+/// deletion mark (and the TTL the delete set) carried over, and no
+/// secondary index key written.
+pub(crate) fn keep_deleted<E: Entity>(stored: &Item, item: &mut Item) {
+    let Some(soft) = E::MODEL.lifecycle.soft_delete else {
+        return;
+    };
+    let Some(mark) = stored.get(soft.attribute) else {
+        return;
+    };
+    item.insert(soft.attribute.to_owned(), mark.clone());
+    if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
+        match stored.get(ttl.attribute) {
+            Some(value) => item.insert(ttl.attribute.to_owned(), value.clone()),
+            None => item.remove(ttl.attribute),
+        };
+    }
+    for attribute in secondary_key_attributes::<E>() {
+        item.remove(attribute);
+    }
+}
+
+/// What a soft delete changes: the deletion time, the TTL it sets, and the
+/// removal of every composed secondary index key (the item leaves those
+/// indexes); `updated_at` and the version move as on any update. The TTL
+/// is the delete's (`expire_after`) when it declares one, else the sliding
+/// one (`ttl(after = ..)`), never both: one attribute set twice is a
+/// request DynamoDB refuses.
+pub(crate) fn soft_delete_update<E: Entity>(client: &Client, soft: &SoftDeleteModel) -> Update<E> {
+    let now = client.now();
+    let mut update =
+        entity_core::__private::update_set_raw(Update::<E>::new(), soft.attribute, (soft.at)(now));
+    let expires = soft.expire_after.and_then(|after| {
+        let ttl = E::MODEL.lifecycle.ttl?;
+        Some((ttl.attribute, now + Duration::from_secs(after)))
+    });
+    if let Some((attribute, at)) = expires {
+        update = entity_core::__private::update_set_raw(update, attribute, epoch_seconds(at));
+    }
+    for attribute in secondary_key_attributes::<E>() {
+        update = entity_core::__private::update_remove_raw(update, attribute);
+    }
+    let update = managed::stamp_update_managed(client, update);
+    match expires {
+        Some(_) => update,
+        None => managed::slide_ttl(client, update),
+    }
+}
+
+/// Whether a soft delete's failed condition found nothing to mark: no item,
+/// or an item already deleted.
+pub(crate) fn is_gone(old: Option<&Item>, soft: &SoftDeleteModel) -> bool {
+    old.is_none_or(|item| item.contains_key(soft.attribute))
+}
+
+/// The stored item as `restore` writes it: without the deletion mark (and
+/// the TTL the delete set). Also the attributes the restore removes.
+pub(crate) fn undeleted<E: Entity>(
+    mut stored: Item,
+    soft: &SoftDeleteModel,
+) -> (Item, Vec<&'static str>) {
+    let mut removes = vec![soft.attribute];
+    stored.remove(soft.attribute);
+    if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
+        stored.remove(ttl.attribute);
+        removes.push(ttl.attribute);
+    }
+    (stored, removes)
+}
+
+/// Epoch seconds as DynamoDB's TTL reads them.
+pub(crate) fn epoch_seconds(at: SystemTime) -> AttributeValue {
+    let seconds = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    AttributeValue::N(seconds.to_string())
+}
+
+/// The composed key attributes of the secondary indexes: not the table's,
+/// and not a field's own attribute (a multi-attribute GSI keys on fields,
+/// which a soft delete keeps).
+pub(crate) fn secondary_key_attributes<E: Entity>() -> Vec<&'static str> {
+    let model = E::MODEL;
+    let table = &model.primary;
+    let is_table_key =
+        |a: &str| a == table.pk.attribute || table.sk.is_some_and(|sk| sk.attribute == a);
+    let is_field = |a: &str| model.fields.iter().any(|f| f.attribute == a);
+    let mut out = Vec::new();
+    for index in model
+        .indexes
+        .iter()
+        .filter(|i| i.multi_attribute.is_empty())
+    {
+        for key in std::iter::once(&index.pk).chain(&index.sk) {
+            let a = key.attribute;
+            if !is_table_key(a) && !is_field(a) && !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
