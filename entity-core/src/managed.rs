@@ -343,10 +343,11 @@ pub trait WithoutUnique: Entity {}
 pub trait WithoutVersion: Entity {}
 
 /// An entity that does not soft-delete: its delete is a DeleteItem, so it
-/// can go in a batch. `#[derive(Entity)]` implements it.
+/// can go in a batch or a transaction as one. `#[derive(Entity)]`
+/// implements it.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` soft-deletes (`#[entity(soft_delete)]`), so a batch cannot delete it",
-    label = "its delete marks the item deleted (an UpdateItem), which BatchWriteItem cannot send",
-    note = "mark items deleted one by one with `client.delete(..)`, or delete them for good in the batch with `.purge(..)`"
+    message = "`{Self}` soft-deletes (`#[entity(soft_delete)]`): a delete here would remove it for good",
+    label = "its delete marks the item deleted, which only `client.delete(..)` does",
+    note = "mark it deleted with `client.delete(..)`, or call `.purge(..)` here to delete it for good"
 )]
 pub trait WithoutSoftDelete: Entity {}

@@ -539,3 +539,36 @@ async fn a_migration_to_new_keys_keeps_a_soft_deleted_item_deleted() {
         "its code is c3's: {restored:?}"
     );
 }
+
+#[tokio::test]
+async fn a_transaction_leaves_a_soft_deleted_item_deleted_and_purges_it() {
+    let (t, client, _clock) = at_t0(&[Session::MODEL]).await;
+    let session = Session {
+        session_id: "s1".into(),
+        user: "ada".into(),
+        expires_at: None,
+    };
+    client.create(&session).await.expect("create");
+    client
+        .delete(Session::key("s1"))
+        .await
+        .expect("soft delete");
+    let before = stored(&t.client, &Session::key("s1")).await.expect("kept");
+    let f = Session::fields();
+    let r = client
+        .transact_write()
+        .update(
+            Session::key("s1"),
+            entity_client::expr::Update::new().set(f.user, "grace"),
+            None,
+        )
+        .await;
+    assert!(r.is_err(), "a deleted item is not changed: {r:?}");
+    assert_eq!(stored(&t.client, &Session::key("s1")).await, Some(before));
+    client
+        .transact_write()
+        .purge(Session::key("s1"), None)
+        .await
+        .expect("purge");
+    assert_eq!(stored(&t.client, &Session::key("s1")).await, None);
+}

@@ -114,6 +114,9 @@ impl<E: Entity> Current<E> {
 }
 
 /// What a write plans from the stored item.
+// Built and taken apart once per attempt: boxing the request would only
+// add an allocation to every write.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Step<T> {
     /// Nothing to send: the read decided the outcome.
     Done(T),

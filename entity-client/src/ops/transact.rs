@@ -16,7 +16,7 @@ use aws_sdk_dynamodb::types::{
 };
 use entity_core::expr::{Condition, Update};
 use entity_core::IndexModel;
-use entity_core::{Entity, Item, PrimaryKey, WithoutUnique};
+use entity_core::{Entity, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique};
 use std::future::IntoFuture;
 
 /// A TransactWriteItems: all of its writes happen, or none.
@@ -273,6 +273,8 @@ impl TransactWrite {
             ));
         }
         let update = managed::stamp_update(&self.client, update);
+        // A soft-deleted item is not changed (it reads as missing).
+        let condition = and(condition, super::lifecycle::not_deleted::<E>());
         self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()
@@ -286,10 +288,10 @@ impl TransactWrite {
         })
     }
 
-    /// Deletes an item, if `condition` (when given) holds. A soft-deleted
-    /// entity is refused (`ValidationError`): `client.delete` soft deletes
-    /// it, `client.purge` removes it.
-    pub fn delete<E: WithoutUnique + entity_core::NotTenant>(
+    /// Deletes an item, if `condition` (when given) holds. A soft-delete
+    /// entity is refused at compile time (its delete marks the item, which
+    /// `client.delete` does; [`purge`](Self::purge) deletes it for good).
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete + entity_core::NotTenant>(
         self,
         key: PrimaryKey<E>,
         condition: Option<Condition<E>>,
@@ -297,19 +299,31 @@ impl TransactWrite {
         self.delete_any(key, condition, None)
     }
 
-    pub(crate) fn delete_any<E: WithoutUnique>(
+    /// Deletes an item for good, a soft-delete entity's included (deleted
+    /// or not), if `condition` (when given) holds.
+    pub fn purge<E: WithoutUnique + entity_core::NotTenant>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        self.purge_any(key, condition, None)
+    }
+
+    pub(crate) fn delete_any<E: WithoutUnique + WithoutSoftDelete>(
         self,
         key: PrimaryKey<E>,
         condition: Option<Condition<E>>,
         guard: Option<IdentityGuard>,
     ) -> Self {
-        if E::MODEL.lifecycle.soft_delete.is_some() {
-            return self.refused(lifecycle_refusal::<E>(
-                "delete",
-                "is soft deleted (a transaction's delete would remove it for good)",
-                "client.delete(..), or client.purge(..) to remove it for good",
-            ));
-        }
+        self.purge_any(key, condition, guard)
+    }
+
+    pub(crate) fn purge_any<E: WithoutUnique>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
         self.keyed(key, guard, |table, key, guarded| {
             let expressions = condition_only(condition.as_ref(), "transaction condition")?;
             let delete = Delete::builder()

@@ -10,7 +10,10 @@ use crate::ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 use crate::ops::BoxFuture;
 use crate::Result;
 use entity_core::expr::{Condition, Update};
-use entity_core::{Entity, IntoTenantKey, PrimaryKey, TenantEntity, WithoutUnique, WithoutVersion};
+use entity_core::{
+    Entity, IntoTenantKey, PrimaryKey, TenantEntity, WithoutSoftDelete, WithoutUnique,
+    WithoutVersion,
+};
 use std::future::IntoFuture;
 
 /// A write transaction of one tenant ([`TenantClient::transact_write`]):
@@ -151,7 +154,7 @@ impl TenantTransactWrite {
     }
 
     /// Deletes an item of this tenant, if `condition` (when given) holds.
-    pub fn delete<E: TenantEntity + WithoutUnique + 'static>(
+    pub fn delete<E: TenantEntity + WithoutUnique + WithoutSoftDelete + 'static>(
         self,
         key: impl IntoTenantKey<E>,
         condition: Option<Condition<E>>,
@@ -161,6 +164,21 @@ impl TenantTransactWrite {
         let inner = self
             .inner
             .delete_any(key, condition, IdentityGuard::of::<E>(true));
+        Self { inner, ..self }
+    }
+
+    /// Deletes an item of this tenant for good, a soft-delete entity's
+    /// included, if `condition` (when given) holds.
+    pub fn purge<E: TenantEntity + WithoutUnique + 'static>(
+        self,
+        key: impl IntoTenantKey<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        self.tenant.scope.register::<E>();
+        let key = key.into_tenant_key(self.tenant.tenant());
+        let inner = self
+            .inner
+            .purge_any(key, condition, IdentityGuard::of::<E>(true));
         Self { inner, ..self }
     }
 
@@ -359,13 +377,24 @@ impl CrossTenantTransactWrite {
     }
 
     /// [`TransactWrite::delete`], for any entity.
-    pub fn delete<E: WithoutUnique>(
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete>(
         self,
         key: PrimaryKey<E>,
         condition: Option<Condition<E>>,
     ) -> Self {
         Self {
             inner: self.inner.delete_any(key, condition, None),
+        }
+    }
+
+    /// [`TransactWrite::purge`], for any entity.
+    pub fn purge<E: WithoutUnique>(
+        self,
+        key: PrimaryKey<E>,
+        condition: Option<Condition<E>>,
+    ) -> Self {
+        Self {
+            inner: self.inner.purge_any(key, condition, None),
         }
     }
 
@@ -430,10 +459,7 @@ impl CrossTenantBatchWrite {
     }
 
     /// [`BatchWrite::delete`], for any entity.
-    pub fn delete<E: WithoutUnique + entity_core::WithoutSoftDelete>(
-        self,
-        key: PrimaryKey<E>,
-    ) -> Self {
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete>(self, key: PrimaryKey<E>) -> Self {
         Self {
             inner: self.inner.delete_any(key),
         }
