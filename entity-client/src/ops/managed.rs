@@ -6,7 +6,7 @@
 //! feed sorted by `created_at`, a generated id in the partition key) are
 //! composed from the stamped value, and the caller gets the stored entity.
 
-use super::{and, not_exists};
+use super::and;
 use crate::error::{Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -150,11 +150,13 @@ pub(crate) fn new_id(kind: IdKind, now: std::time::SystemTime) -> String {
     }
 }
 
-/// The condition that the stored item has version `expected` (no item, for
-/// 0).
+/// The condition that the stored item has version `expected`. Version 0
+/// is no version at all: no item, or one stored before the entity had a
+/// version field (an item of an older entity version, read through its
+/// upgrade), which reads as version 0.
 pub(crate) fn version_condition<E: Entity>(attribute: &str, expected: u64) -> Condition<E> {
     if expected == 0 {
-        not_exists::<E>()
+        entity_core::__private::condition_not_exists(attribute)
     } else {
         entity_core::__private::condition_equals(attribute, AttributeValue::N(expected.to_string()))
     }

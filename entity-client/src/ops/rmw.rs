@@ -30,9 +30,11 @@ pub(crate) const GUARDED_ATTEMPTS: u32 = 4;
 pub(crate) struct Current<E> {
     /// The item; `None` when there is none (or it was not read).
     pub item: Option<Item>,
-    /// The unique values it holds: none when there is no item, or when it
-    /// is soft-deleted (without `keep_unique`) or expired, whose values
-    /// are free.
+    /// The unique values whose sentinels it holds: none when there is no
+    /// item, when it is soft-deleted (without `keep_unique`) or expired
+    /// (its values are free), or when an older entity version wrote it
+    /// (read through its upgrade, its values may never have been claimed:
+    /// a write claims them).
     pub values: Vec<Option<String>>,
     /// Whether the item was read: a write planned without the read never
     /// meets a race.
@@ -57,7 +59,7 @@ impl<E: Entity> Current<E> {
             }
         }
         let values = match &item {
-            Some(item) if super::lifecycle::holds_unique::<E>(client, item) => {
+            Some(item) if holds_sentinels::<E>(client, item) => {
                 E::from_item(item.clone())?.unique_values()
             }
             _ => Vec::new(),
@@ -111,6 +113,15 @@ impl<E: Entity> Current<E> {
         };
         self.read && self.item.as_ref() != old.as_deref()
     }
+}
+
+/// Whether the stored `item` holds sentinels of its unique values: it
+/// holds its values ([`holds_unique`](super::lifecycle::holds_unique)) and
+/// the entity's current version wrote it.
+fn holds_sentinels<E: Entity>(client: &Client, item: &Item) -> bool {
+    let current = E::MODEL.version_value();
+    item.get(E::MODEL.version_attribute) == Some(&current)
+        && super::lifecycle::holds_unique::<E>(client, item)
 }
 
 /// What a write plans from the stored item.
