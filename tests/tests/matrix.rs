@@ -471,7 +471,7 @@ impl Row for Ledger {
         Ledger {
             id: id(n),
             code: format!("code-{n}"),
-            team: (n % 2 == 1).then(|| "core".to_owned()),
+            team: (!n.is_multiple_of(2)).then(|| "core".to_owned()),
             body: format!("body {n}"),
             version: 0,
             expires_at: Some(EpochSeconds((T0 + 86_400) as i64)),
@@ -600,7 +600,7 @@ impl Row for Stock {
             id: id(n),
             sku: format!("sku-{n}"),
             shelf: "s1".into(),
-            rank: (n % 2 == 0).then_some(n),
+            rank: n.is_multiple_of(2).then_some(n),
             body: format!("body {n}"),
             version: 0,
             expires_at: Some(EpochSeconds((T0 + 3_600) as i64)),
@@ -643,7 +643,7 @@ impl Row for Memo {
         Memo {
             id: id(n),
             slug: format!("slug-{n}"),
-            topic: (n % 2 == 1).then(|| "news".to_owned()),
+            topic: (!n.is_multiple_of(2)).then(|| "news".to_owned()),
             body: format!("body {n}"),
             revision: 0,
             updated_at: None,
@@ -685,7 +685,7 @@ impl Row for Log {
         Log {
             day: "2026-11-26".into(),
             id: id(n),
-            level: (n % 2 == 1).then(|| "warn".to_owned()),
+            level: (!n.is_multiple_of(2)).then(|| "warn".to_owned()),
             body: format!("body {n}"),
             created_at: None,
         }
