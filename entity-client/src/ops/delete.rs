@@ -11,7 +11,7 @@ use super::managed::{self, Mode, Stamped};
 use super::single::{self, Action, IdentityGuard, SingleWrite};
 use super::unique::{self, Current};
 use super::update::render_update;
-use super::{and, exists, missing_as_not_found, BoxFuture, ReturnNothing, ReturnOld, Returning};
+use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
 use crate::Client;
@@ -19,7 +19,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::{Entity, Item, PrimaryKey};
-use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::time::Duration;
 
@@ -303,12 +302,14 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
     }
 }
 
-impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
-    type Output = Result<R::Output>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operation
+    for Delete<E, R>
+{
+    type Output = R::Output;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: if self.hard {
                 "purge"
             } else if self.must_exist {
@@ -319,10 +320,19 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<R::Output>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] Delete<E, R> => R::Output);
 
 /// Whether a soft delete's failed condition found nothing to mark: no item,
 /// or an item already deleted.
@@ -499,20 +509,26 @@ fn restored<E: Entity>(
     Ok((managed::stamp(client, &entity, Mode::Replace)?, removes))
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Restore<E> {
-    type Output = Result<E>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Restore<E> {
+    type Output = E;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "restore",
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<E>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] Delete<E, R>);
-super::explain::explain!(true, [E: Entity + Send + 'static] Restore<E>);
+crate::ops::operation::operation!([E: Entity + Send + 'static] Restore<E> => E);

@@ -1,6 +1,7 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
+use super::operation::Operation;
 use super::paging::{self, Page, Prepared, Source, State};
 use super::sharded::{self, Sharded};
 use super::visibility::{Shown, Visibility};
@@ -14,7 +15,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Collection, IndexKind, Item, Query, Readable, SortCondition};
 use futures::stream::{Stream, StreamExt};
-use std::future::IntoFuture;
 
 /// A Query, ready to send. `.await` reads one page (up to the query's
 /// limit or the page size; everything when neither is set).
@@ -288,16 +288,6 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         };
         crate::trace::traced(span, all).await
     }
-
-    /// The operation's span (its requests' costs go in it).
-    fn span(&self) -> crate::trace::Span {
-        crate::trace::span(crate::trace::Op {
-            operation: "query",
-            entity: E::TYPE_NAME,
-            table: self.client.table(),
-            index: self.query.index_name(),
-        })
-    }
 }
 
 /// A query's keys, checked as DynamoDB would: a partition key that is
@@ -411,18 +401,32 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     Ok(())
 }
 
-impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
-    type Output = Result<Page<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Readable + Send + 'static> crate::ops::operation::Operation for QueryRequest<E> {
+    type Output = Page<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = self.span();
-        if self.is_sharded() {
-            let page = sharded::page(self.prepare_sharded());
-            return crate::trace::traced(span, page);
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
+            operation: "query",
+            entity: E::TYPE_NAME,
+            table: self.client.table(),
+            index: self.query.index_name(),
         }
-        crate::trace::traced(span, paging::page(self.prepare()))
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<Page<E>>> + Send + 'static {
+        let sharded = self.is_sharded();
+        async move {
+            match sharded {
+                true => sharded::page(self.prepare_sharded()).await,
+                false => paging::page(self.prepare()).await,
+            }
+        }
     }
 }
 
-super::explain::explain!(false, [E: Readable + Send + 'static] QueryRequest<E>);
+crate::ops::operation::operation!([E: Readable + Send + 'static] QueryRequest<E> => Page<E>);

@@ -2,7 +2,6 @@
 //! from their definitions, then waiting until everything is active, then
 //! enabling TTL on the attribute the entities' `#[entity(ttl)]` fields use.
 
-use super::BoxFuture;
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::Client;
 use aws_sdk_dynamodb::types::{
@@ -12,7 +11,6 @@ use aws_sdk_dynamodb::types::{
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
-use std::future::IntoFuture;
 use std::time::{Duration, Instant};
 
 /// The key schema of a table and its indexes, merged from entity models.
@@ -468,11 +466,26 @@ async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
     }
 }
 
-impl IntoFuture for CreateTable {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl crate::ops::operation::Operation for CreateTable {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
+            operation: "create_table",
+            entity: "-",
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<()>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([] CreateTable => ());

@@ -4,7 +4,7 @@
 use super::managed::{self, Mode};
 use super::single::{self, Companion, IdentityGuard};
 use super::update::render_update;
-use super::{and, condition_only, not_exists, BoxFuture, Conditional};
+use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{
@@ -17,7 +17,6 @@ use aws_sdk_dynamodb::types::{
 use entity_core::expr::{Condition, Update};
 use entity_core::IndexModel;
 use entity_core::{Entity, Item, PrimaryKey, WithoutUnique};
-use std::future::IntoFuture;
 
 /// A TransactWriteItems: all of its writes happen, or none.
 ///
@@ -501,20 +500,29 @@ fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
     Ok(())
 }
 
-impl IntoFuture for TransactWrite {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl crate::ops::operation::Operation for TransactWrite {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "transact_write",
             entity: "transaction",
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<()>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([] TransactWrite => ());
 
 /// A TransactGetItems: a consistent snapshot of items of any entities.
 ///
@@ -612,20 +620,28 @@ impl TransactGet {
     }
 }
 
-impl IntoFuture for TransactGet {
-    type Output = Result<TransactGetOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl crate::ops::operation::Operation for TransactGet {
+    type Output = TransactGetOutput;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "transact_get",
             entity: "transaction",
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(
+        self,
+    ) -> impl std::future::Future<Output = Result<TransactGetOutput>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(true, [] TransactWrite);
-super::explain::explain!(false, [] TransactGet);
+crate::ops::operation::operation!([] TransactGet => TransactGetOutput);

@@ -12,7 +12,6 @@ pub use rewrite::UnreadableItem;
 
 use super::paging::{self, Prepared, Source};
 use super::visibility::Visibility;
-use super::BoxFuture;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
 use crate::ops::unique::{Backfilled, UniqueConflict};
@@ -22,7 +21,6 @@ use entity_core::{Entity, Item};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use rewrite::Outcome;
 use std::collections::HashMap;
-use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
@@ -417,11 +415,28 @@ impl Run {
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Migrate<E> {
-    type Output = Result<MigrationReport>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Migrate<E> {
+    type Output = MigrationReport;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.run())
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
+            operation: "migrate",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(
+        self,
+    ) -> impl std::future::Future<Output = Result<MigrationReport>> + Send + 'static {
+        self.run()
     }
 }
+
+crate::ops::operation::operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
