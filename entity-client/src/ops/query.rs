@@ -356,10 +356,17 @@ fn typed_key_values<E: Readable>(
     values
 }
 
-/// Every shard position in a sharded query's cursor must lie inside its
-/// shard of the query.
+/// A sharded query's cursor holds one position per shard of the query, and
+/// each lies inside its shard. The count is checked first: the positions
+/// are numbered by shard, and a cursor may hold more than any shard number.
 fn check_shard_positions<E: Readable>(query: &Query<E>, positions: &[ShardPosition]) -> Result<()> {
-    for (shard, position) in (0u16..).zip(positions) {
+    let count = query.shard_count().unwrap_or(1);
+    if positions.len() != usize::from(count) {
+        return Err(Error::InvalidCursor {
+            reason: "it holds another number of shards",
+        });
+    }
+    for (shard, position) in (0..count).zip(positions) {
         if let ShardPosition::After(key) = position {
             check_cursor_key(&query.shard(shard), key)?;
         }
@@ -430,3 +437,50 @@ impl<E: Readable + Send + 'static> crate::ops::operation::Operation for QueryReq
 }
 
 crate::ops::operation::operation!([E: Readable + Send + 'static] QueryRequest<E> => Page<E>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cursor::encode_shards;
+
+    #[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "app")]
+    #[pk(stage, shards = 10)]
+    #[sk(id)]
+    struct Job {
+        stage: String,
+        id: String,
+    }
+
+    /// A cursor for `query`, sealed the way the client seals one, with its
+    /// secret, holding `positions`: what only a holder of the secret can
+    /// make.
+    fn sealed(client: &Client, query: Query<Job>, positions: &[ShardPosition]) -> String {
+        let (prepared, _, _) = client.query(query).prepared().unwrap();
+        let secret = &client.inner.cursor_secret;
+        encode_shards(secret, &prepared.fingerprint, positions).unwrap()
+    }
+
+    /// A cursor holding another number of shard positions than the query
+    /// has shards is invalid, up to the most a cursor can hold (65,535,
+    /// one more than the last shard number), and nothing is sent.
+    #[tokio::test]
+    async fn a_cursor_with_another_number_of_shards_is_invalid() {
+        // Nothing listens there: a request sent would fail otherwise.
+        let client = Client::local("http://127.0.0.1:9", "jobs");
+        for count in [0, 9, 11, usize::from(u16::MAX)] {
+            let positions = vec![ShardPosition::NotStarted; count];
+            let cursor = sealed(&client, Job::primary("open").into(), &positions);
+            let read = client.query(Job::primary("open")).cursor(cursor).await;
+            assert!(
+                matches!(
+                    read,
+                    Err(Error::InvalidCursor {
+                        reason: "it holds another number of shards"
+                    })
+                ),
+                "{count} positions: {read:?}"
+            );
+        }
+    }
+}
