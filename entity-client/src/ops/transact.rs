@@ -388,16 +388,17 @@ impl TransactWrite {
             .items
             .first()
             .map_or("transaction", |(entity, _)| *entity);
+        let token = self.token.unwrap_or_else(single::new_token);
         let result = self
             .client
             .inner
             .sdk
             .transact_write_items()
             .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
-            .client_request_token(self.token.unwrap_or_else(single::new_token))
+            .client_request_token(&token)
             .send()
             .await
-            .map_err(|e| from_sdk("TransactWriteItems", entity, e));
+            .map_err(|e| single::transaction_error(entity, token, e));
         match result {
             Ok(_) => Ok(()),
             Err(Error::TransactionCanceled { reasons, source }) => {
