@@ -61,3 +61,51 @@ macro_rules! operation {
 }
 
 pub(crate) use operation;
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every source file of the crate, with its text.
+    fn sources(dir: &Path, files: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // One space between words, however rustfmt wrapped them.
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                files.push((path.display().to_string(), text));
+            }
+        }
+    }
+
+    /// A builder is awaited only through `operation!`, which needs an
+    /// `Operation`: none can be awaited without its span and `explain()`.
+    #[test]
+    fn every_awaitable_builder_is_an_operation() {
+        let mut files = Vec::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let count = |needle: &str| {
+            files
+                .iter()
+                .filter(|(path, _)| !path.ends_with("operation.rs"))
+                .map(|(_, text)| text.matches(needle).count())
+                .sum::<usize>()
+        };
+        for (path, text) in &files {
+            let by_hand = text.contains("IntoFuture for");
+            assert!(
+                path.ends_with("operation.rs") || !by_hand,
+                "{path} implements IntoFuture by hand: use operation!"
+            );
+        }
+        let operations = count("Operation for ");
+        assert_eq!(count("operation!(["), operations);
+        assert_eq!(operations, 21, "the builders");
+    }
+}
