@@ -136,7 +136,8 @@ impl Client {
 }
 
 /// Builders that can say what they would send. Implemented by every
-/// operation builder.
+/// operation builder (as it is awaited, through the same run: see
+/// `ops/operation.rs`).
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity, Explain};
@@ -153,21 +154,21 @@ pub trait Explain: Sized {
     fn explain(self) -> BoxFuture<'static, Result<Explained>>;
 }
 
-impl<O: Operation> Explain for O {
-    fn explain(mut self) -> BoxFuture<'static, Result<Explained>> {
-        let (client, capture) = self.client_mut().explaining(O::WRITES);
-        *self.client_mut() = client;
-        Box::pin(async move {
-            let outcome = super::operation::run(self).await;
-            let requests = capture
-                .requests
-                .lock()
-                .map(|r| r.clone())
-                .unwrap_or_default();
-            match outcome {
-                Err(error) if requests.is_empty() => Err(error),
-                _ => Ok(Explained { requests }),
-            }
-        })
-    }
+/// What [`Explain::explain`] does for every operation (`operation!`
+/// implements the trait with it).
+pub(crate) fn explain<O: Operation>(mut operation: O) -> BoxFuture<'static, Result<Explained>> {
+    let (client, capture) = operation.client_mut().explaining(O::WRITES);
+    *operation.client_mut() = client;
+    Box::pin(async move {
+        let outcome = super::operation::run(operation).await;
+        let requests = capture
+            .requests
+            .lock()
+            .map(|r| r.clone())
+            .unwrap_or_default();
+        match outcome {
+            Err(error) if requests.is_empty() => Err(error),
+            _ => Ok(Explained { requests }),
+        }
+    })
 }

@@ -1,7 +1,7 @@
 //! One way every builder runs. A builder says what it is
 //! ([`Operation::describe`]) and what it does ([`Operation::execute`]);
-//! awaiting it (`IntoFuture`, from [`operation!`]), its tracing span
-//! ([`run`]) and [`Explain::explain`](super::explain::Explain) all come from
+//! awaiting it (`IntoFuture`) and [`Explain`](super::explain::Explain),
+//! both from [`operation!`], and its tracing span ([`run`]) all come from
 //! here, for every builder alike.
 //!
 //! A builder's other ways to read (`query(..).all()`, `.items()`,
@@ -44,9 +44,10 @@ pub(crate) fn run<O: Operation>(operation: O) -> BoxFuture<'static, Result<O::Ou
     trace::traced(span, operation.execute())
 }
 
-/// `.await` on an [`Operation`]: `operation!([generics] Builder => Output)`,
-/// `Output` being its [`Operation::Output`] (named again because the
-/// trait is private and `IntoFuture::Output` is public).
+/// `.await` and `explain()` on an [`Operation`]:
+/// `operation!([generics] Builder => Output)`, `Output` being its
+/// [`Operation::Output`] (named again because the trait is private and
+/// `IntoFuture::Output` is public).
 macro_rules! operation {
     ([$($generics:tt)*] $builder:ty => $output:ty) => {
         impl<$($generics)*> ::std::future::IntoFuture for $builder {
@@ -55,6 +56,14 @@ macro_rules! operation {
 
             fn into_future(self) -> Self::IntoFuture {
                 $crate::ops::operation::run(self)
+            }
+        }
+
+        impl<$($generics)*> $crate::ops::explain::Explain for $builder {
+            fn explain(
+                self,
+            ) -> $crate::ops::BoxFuture<'static, $crate::Result<$crate::ops::explain::Explained>> {
+                $crate::ops::explain::explain(self)
             }
         }
     };

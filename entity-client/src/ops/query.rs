@@ -1,7 +1,7 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
-use super::operation::Operation;
+use super::operation::{operation, Operation};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::sharded::{self, Sharded};
 use super::visibility::{Shown, Visibility};
@@ -10,11 +10,13 @@ use crate::cursor::Fingerprint;
 use crate::cursor::ShardPosition;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_key;
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Collection, IndexKind, Item, Query, Readable, SortCondition};
 use futures::stream::{Stream, StreamExt};
+use std::future::Future;
 
 /// A Query, ready to send. `.await` reads one page (up to the query's
 /// limit or the page size; everything when neither is set).
@@ -408,12 +410,12 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     Ok(())
 }
 
-impl<E: Readable + Send + 'static> crate::ops::operation::Operation for QueryRequest<E> {
+impl<E: Readable + Send + 'static> Operation for QueryRequest<E> {
     type Output = Page<E>;
     const WRITES: bool = false;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "query",
             entity: E::TYPE_NAME,
             table: self.client.table(),
@@ -425,7 +427,7 @@ impl<E: Readable + Send + 'static> crate::ops::operation::Operation for QueryReq
         &mut self.client
     }
 
-    fn execute(self) -> impl std::future::Future<Output = Result<Page<E>>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<Page<E>>> + Send + 'static {
         let sharded = self.is_sharded();
         async move {
             match sharded {
@@ -436,7 +438,7 @@ impl<E: Readable + Send + 'static> crate::ops::operation::Operation for QueryReq
     }
 }
 
-crate::ops::operation::operation!([E: Readable + Send + 'static] QueryRequest<E> => Page<E>);
+operation!([E: Readable + Send + 'static] QueryRequest<E> => Page<E>);
 
 #[cfg(test)]
 mod tests {

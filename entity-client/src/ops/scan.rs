@@ -2,17 +2,19 @@
 //! like a query (one page with an encrypted cursor, a stream of pages, a stream
 //! of items), or in parallel segments merged into one stream of items.
 
-use super::operation::Operation;
+use super::operation::{operation, Operation};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::visibility::{Shown, Visibility};
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::{wire_count, MAX_SCAN_SEGMENTS};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Entity, Item};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+use std::future::Future;
 use std::marker::PhantomData;
 
 /// Segments of a parallel scan read at once; the others start as these
@@ -244,12 +246,12 @@ pub(crate) fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
     Ok(())
 }
 
-impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Scan<E> {
+impl<E: Entity + Send + 'static> Operation for Scan<E> {
     type Output = Page<E>;
     const WRITES: bool = false;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "scan",
             entity: E::MODEL.name,
             table: self.client.table(),
@@ -261,9 +263,9 @@ impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Scan<E> {
         &mut self.client
     }
 
-    fn execute(self) -> impl std::future::Future<Output = Result<Page<E>>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<Page<E>>> + Send + 'static {
         paging::page(self.sequential())
     }
 }
 
-crate::ops::operation::operation!([E: Entity + Send + 'static] Scan<E> => Page<E>);
+operation!([E: Entity + Send + 'static] Scan<E> => Page<E>);

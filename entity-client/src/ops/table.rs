@@ -2,7 +2,9 @@
 //! from their definitions, then waiting until everything is active, then
 //! enabling TTL on the attribute the entities' `#[entity(ttl)]` fields use.
 
+use super::operation::{operation, Operation};
 use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
@@ -11,6 +13,7 @@ use aws_sdk_dynamodb::types::{
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 /// The key schema of a table and its indexes, merged from entity models.
@@ -466,12 +469,12 @@ async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
     }
 }
 
-impl crate::ops::operation::Operation for CreateTable {
+impl Operation for CreateTable {
     type Output = ();
     const WRITES: bool = true;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "create_table",
             entity: "-",
             table: self.client.table(),
@@ -483,9 +486,9 @@ impl crate::ops::operation::Operation for CreateTable {
         &mut self.client
     }
 
-    fn execute(self) -> impl std::future::Future<Output = Result<()>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
         self.send()
     }
 }
 
-crate::ops::operation::operation!([] CreateTable => ());
+operation!([] CreateTable => ());

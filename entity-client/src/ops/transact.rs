@@ -2,6 +2,7 @@
 //! check, across entities) and `transact_get`.
 
 use super::managed::{self, Mode};
+use super::operation::{operation, Operation};
 use super::single::{self, Companion, IdentityGuard};
 use super::update::render_update;
 use super::{and, condition_only, not_exists, Conditional};
@@ -10,6 +11,7 @@ use crate::keys::{KeyId, KeySet};
 use crate::limits::{
     check_idempotency_token, check_item, check_primary_key, MAX_TRANSACTION_ITEMS,
 };
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Get, TransactGetItem, TransactWriteItem, Update as SdkUpdate,
@@ -17,6 +19,7 @@ use aws_sdk_dynamodb::types::{
 use entity_core::expr::{Condition, Update};
 use entity_core::IndexModel;
 use entity_core::{Entity, Item, PrimaryKey, WithoutUnique};
+use std::future::Future;
 
 /// A TransactWriteItems: all of its writes happen, or none.
 ///
@@ -501,12 +504,12 @@ fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
     Ok(())
 }
 
-impl crate::ops::operation::Operation for TransactWrite {
+impl Operation for TransactWrite {
     type Output = ();
     const WRITES: bool = true;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "transact_write",
             entity: "transaction",
             table: self.client.table(),
@@ -518,12 +521,12 @@ impl crate::ops::operation::Operation for TransactWrite {
         &mut self.client
     }
 
-    fn execute(self) -> impl std::future::Future<Output = Result<()>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
         self.send()
     }
 }
 
-crate::ops::operation::operation!([] TransactWrite => ());
+operation!([] TransactWrite => ());
 
 /// A TransactGetItems: a consistent snapshot of items of any entities.
 ///
@@ -621,12 +624,12 @@ impl TransactGet {
     }
 }
 
-impl crate::ops::operation::Operation for TransactGet {
+impl Operation for TransactGet {
     type Output = TransactGetOutput;
     const WRITES: bool = false;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "transact_get",
             entity: "transaction",
             table: self.client.table(),
@@ -638,11 +641,9 @@ impl crate::ops::operation::Operation for TransactGet {
         &mut self.client
     }
 
-    fn execute(
-        self,
-    ) -> impl std::future::Future<Output = Result<TransactGetOutput>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<TransactGetOutput>> + Send + 'static {
         self.send()
     }
 }
 
-crate::ops::operation::operation!([] TransactGet => TransactGetOutput);
+operation!([] TransactGet => TransactGetOutput);

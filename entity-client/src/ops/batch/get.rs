@@ -4,11 +4,14 @@ use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
+use crate::ops::operation::{operation, Operation};
 use crate::ops::visibility::{Shown, Visibility};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 use entity_core::{Entity, Item, PrimaryKey};
 use futures::stream::{self, StreamExt};
+use std::future::Future;
 
 /// What a batch get read, and the keys it could not.
 #[derive(Debug)]
@@ -175,12 +178,12 @@ async fn get_chunk<E: Entity>(
     output
 }
 
-impl<E: Entity + Send + 'static> crate::ops::operation::Operation for BatchGet<E> {
+impl<E: Entity + Send + 'static> Operation for BatchGet<E> {
     type Output = BatchGetOutput<E>;
     const WRITES: bool = false;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "batch_get",
             entity: E::MODEL.name,
             table: self.client.table(),
@@ -192,11 +195,9 @@ impl<E: Entity + Send + 'static> crate::ops::operation::Operation for BatchGet<E
         &mut self.client
     }
 
-    fn execute(
-        self,
-    ) -> impl std::future::Future<Output = Result<BatchGetOutput<E>>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<BatchGetOutput<E>>> + Send + 'static {
         self.send()
     }
 }
 
-crate::ops::operation::operation!([E: Entity + Send + 'static] BatchGet<E> => BatchGetOutput<E>);
+operation!([E: Entity + Send + 'static] BatchGet<E> => BatchGetOutput<E>);

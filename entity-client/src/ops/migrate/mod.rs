@@ -10,17 +10,20 @@ pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
 pub(crate) use rewrite::table_key;
 pub use rewrite::UnreadableItem;
 
+use super::operation::{operation, Operation};
 use super::paging::{self, Prepared, Source};
 use super::visibility::Visibility;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
 use crate::ops::unique::{Backfilled, UniqueConflict};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Entity, Item};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use rewrite::Outcome;
 use std::collections::HashMap;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
@@ -415,12 +418,12 @@ impl Run {
     }
 }
 
-impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Migrate<E> {
+impl<E: Entity + Send + 'static> Operation for Migrate<E> {
     type Output = MigrationReport;
     const WRITES: bool = true;
 
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "migrate",
             entity: E::MODEL.name,
             table: self.client.table(),
@@ -432,11 +435,9 @@ impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Migrate<E>
         &mut self.client
     }
 
-    fn execute(
-        self,
-    ) -> impl std::future::Future<Output = Result<MigrationReport>> + Send + 'static {
+    fn execute(self) -> impl Future<Output = Result<MigrationReport>> + Send + 'static {
         self.run()
     }
 }
 
-crate::ops::operation::operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
+operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
