@@ -52,7 +52,8 @@ pub enum Error {
         value: String,
     },
     /// A write that is not idempotent lost its response (a 5xx, a dropped
-    /// connection, a timeout): it may or may not have been applied.
+    /// connection, a timeout; or its token's first request is still under
+    /// way): it may or may not have been applied.
     ///
     /// A write that asked for the item back went as a single-item call,
     /// which is not retried so that it cannot apply twice: `token` is
