@@ -51,16 +51,48 @@ pub enum Error {
         /// case-insensitive).
         value: String,
     },
-    /// A write that is not idempotent and could not go through an
-    /// idempotent transaction (it asked for the item back) lost its
-    /// response: it may or may not have been applied, and it was not retried
-    /// so that it cannot apply twice. Read the item to see.
-    #[error("{operation} on {entity}: the response was lost, so whether it was applied is unknown (not retried, to never apply it twice)")]
+    /// A write that is not idempotent lost its response (a 5xx, a dropped
+    /// connection, a timeout; or its token's first request is still under
+    /// way): it may or may not have been applied.
+    ///
+    /// A write that asked for the item back went as a single-item call,
+    /// which is not retried so that it cannot apply twice: `token` is
+    /// `None`; read the item to see.
+    ///
+    /// Any other (a one-item `TransactWriteItems`, or a `transact_write()`)
+    /// went with a client request token, which the SDK's retries resent,
+    /// and every attempt's response was lost: `token` is that token. Resend
+    /// the same write with `.idempotency_token(token)` within ten minutes of
+    /// the first attempt and DynamoDB applies it at most once, answering a
+    /// resend of an applied write with success. (A resend that stamped
+    /// other timestamps or generated ids is [`Error::TokenReused`], not
+    /// applied.)
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity, Error};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String, views: u32 }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let f = Doc::fields();
+    /// let add = || client.update(Doc::key("d1")).add(f.views, 1u32);
+    /// match add().await {
+    ///     Err(Error::OutcomeUnknown { token: Some(token), .. }) => {
+    ///         add().idempotency_token(token).await?; // applied at most once
+    ///     }
+    ///     other => other?,
+    /// }
+    /// # Ok(()) }
+    /// ```
+    #[error("{operation} on {entity}: the response was lost, so whether it was applied is unknown{}", match token {
+        Some(_) => " (resend it with its idempotency token to apply it at most once)",
+        None => " (not retried, to never apply it twice)",
+    })]
     OutcomeUnknown {
         /// The operation.
         operation: &'static str,
         /// The entity written.
         entity: &'static str,
+        /// The client request token the write was sent with, if it had one.
+        token: Option<String>,
         /// The SDK error.
         #[source]
         source: Box<SdkError>,

@@ -657,7 +657,10 @@ async fn an_update_resent_by_the_caller_with_its_token_is_applied_once() {
         [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
     );
     let err = add().await.unwrap_err();
-    assert!(matches!(err, Error::Service { .. }), "{err:?}");
+    assert!(
+        matches!(&err, Error::OutcomeUnknown { token: Some(t), .. } if t == "add-5-to-o1"),
+        "{err:?}"
+    );
 
     add().await.unwrap();
 
@@ -666,6 +669,76 @@ async fn an_update_resent_by_the_caller_with_its_token_is_applied_once() {
         stored_order.total_cents, 1005,
         "applied by the first call only"
     );
+}
+
+/// When every attempt of a write sent with a token (here the client's own,
+/// random one) loses its response, the write was applied (once: the SDK's
+/// retries resent its token) and the caller cannot know: `OutcomeUnknown`,
+/// with the token. Resent with it, the write is not applied again.
+#[tokio::test]
+async fn a_write_whose_every_response_is_lost_is_outcome_unknown_with_its_token() {
+    let f = faulty(&[Order::MODEL]).await;
+    f.table.client.put(&order("o1", 0)).await.unwrap();
+    let key = || Order::key("u1", "2024-01-15", "o1");
+    let add = || {
+        f.client
+            .update(key())
+            .add(Order::fields().total_cents, 1i64)
+    };
+    let total = || async {
+        let stored: Order = stored_entity(&f.table.client, &key()).await.unwrap();
+        stored.total_cents
+    };
+
+    f.proxy.script(
+        "TransactWriteItems",
+        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
+    );
+    let err = add().await.unwrap_err();
+    let Error::OutcomeUnknown {
+        operation: "TransactWriteItems",
+        entity: "Order",
+        token: Some(token),
+        ..
+    } = &err
+    else {
+        panic!("{err:?}");
+    };
+    assert!(err.to_string().contains("idempotency token"), "{err}");
+    assert_eq!(
+        f.proxy.counts("TransactWriteItems").forwarded,
+        SDK_ATTEMPTS as usize
+    );
+    assert_eq!(total().await, 1, "applied by the first attempt only");
+
+    add().idempotency_token(token.clone()).await.unwrap();
+    assert_eq!(total().await, 1, "the resend with its token is not applied");
+
+    // A transaction likewise, its responses lost after dropped connections.
+    f.proxy.script(
+        "TransactWriteItems",
+        [Fault::DropAfterForwarding; SDK_ATTEMPTS as usize],
+    );
+    let transaction = || {
+        f.client.transact_write().update(
+            key(),
+            Update::new().add(Order::fields().total_cents, 1i64),
+            None,
+        )
+    };
+    let err = transaction().await.unwrap_err();
+    let Error::OutcomeUnknown {
+        token: Some(token), ..
+    } = &err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!(total().await, 2);
+    transaction()
+        .idempotency_token(token.clone())
+        .await
+        .unwrap();
+    assert_eq!(total().await, 2, "the resent transaction is not applied");
 }
 
 /// An `add` that asks for the item back must be an UpdateItem (only it

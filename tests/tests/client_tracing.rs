@@ -283,3 +283,71 @@ async fn a_query_read_as_a_stream_runs_in_one_span() {
     let items: u64 = field(&scan[0], "items").parse().unwrap();
     assert_eq!(items, 25, "{}", scan[0]);
 }
+
+/// A versioned entity with history.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "shop", history)]
+#[pk(id)]
+#[sk()]
+struct Doc {
+    id: String,
+    body: String,
+    #[entity(version)]
+    version: u64,
+}
+
+/// Every builder runs in a span named for its operation: `create_table`,
+/// `history` (awaited, or read with `all`, `latest` or `version`), a
+/// projected `get`, and `migrate` included.
+#[tokio::test]
+async fn every_builder_runs_in_a_span_named_for_it() {
+    let t = entity_tests::harness::connect().await;
+    let c = &t.client;
+    let (buffer, _guard) = recording();
+
+    c.create_table(&[Doc::MODEL]).await.unwrap();
+    let create_table = buffer.span_of("create_table");
+    assert!(create_table.contains("outcome=\"ok\""), "{create_table}");
+    let requests: u64 = field(&create_table, "requests").parse().unwrap();
+    assert!(requests >= 2, "CreateTable, DescribeTable: {create_table}");
+
+    let doc = Doc {
+        id: "d1".into(),
+        body: "one".into(),
+        version: 0,
+    };
+    let doc = c.create(&doc).await.unwrap();
+    c.put(&Doc {
+        body: "two".into(),
+        ..doc
+    })
+    .await
+    .unwrap();
+
+    let key = || Doc::key("d1");
+    assert_eq!(c.history(key()).await.unwrap().len(), 2);
+    assert_eq!(c.history(key()).all().await.unwrap().len(), 2);
+    assert!(c.history(key()).latest().await.unwrap().is_some());
+    assert!(c.history(key()).version(1).await.unwrap().is_some());
+    let history = buffer.closed("history");
+    assert_eq!(history.len(), 4, "{history:?}");
+    for span in &history[..3] {
+        assert!(span.contains("requests=1 retries=0"), "{span}");
+        assert!(span.contains("entity=\"Doc\""), "{span}");
+    }
+
+    let f = Doc::fields();
+    let projected = c.get(key()).project([f.body.name()]).await.unwrap();
+    assert_eq!(projected.unwrap().get(f.body).unwrap(), "two");
+    let get = buffer.closed("get");
+    assert_eq!(get.len(), 1, "{get:?}");
+    assert!(get[0].contains("requests=1 retries=0"), "{}", get[0]);
+    assert!(get[0].contains("items=1 "), "{}", get[0]);
+
+    let report = c.migrate::<Doc>().await.unwrap();
+    assert!(report.checkpoint.is_complete());
+    let migrate = buffer.span_of("migrate");
+    assert!(migrate.contains("outcome=\"ok\""), "{migrate}");
+    let requests: u64 = field(&migrate, "requests").parse().unwrap();
+    assert!(requests >= 1, "at least one Scan: {migrate}");
+}

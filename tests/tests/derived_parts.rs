@@ -99,6 +99,31 @@ fn parsers_give_back_the_bucket_text() {
     assert!(!Reading::is_pk("YEAR#2024-01"));
 }
 
+/// A bucket parses only if its timestamp type can be in it: exactly the
+/// buckets the type's instants are written as. `time`'s `OffsetDateTime`
+/// holds years -9999 to 9999; chrono's `DateTime<Utc>` holds wider ones,
+/// written in ISO-8601's expanded form.
+#[test]
+fn parsers_take_only_buckets_of_years_the_timestamp_type_holds() {
+    assert!(Reading::is_pk("YEAR#9999"));
+    assert!(Reading::is_pk("YEAR#-9999"));
+    for bad in ["YEAR#+10000", "YEAR#-10000", "YEAR#+2147483647"] {
+        assert!(!Reading::is_pk(bad), "{bad}");
+        assert!(Reading::parse_pk(bad).is_err(), "{bad}");
+    }
+    assert!(!Reading::is_sk("+10000-01-01T00#0000000007"));
+
+    let far = chrono::NaiveDate::from_ymd_opt(10_000, 2, 1)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .unwrap()
+        .and_utc();
+    let pk = Event::by_month_pk_of("t1", far);
+    assert_eq!(pk, "LOG#t1#+10000-02");
+    assert!(Event::is_by_month_pk(&pk), "chrono holds year 10000");
+    assert!(!Event::is_by_month_pk("LOG#t1#+262143-01"));
+    assert!(!Event::is_by_month_pk("LOG#t1#+2147483647-01"));
+}
+
 #[test]
 fn ranges_compare_buckets() {
     let q: Query<Event> = Event::by_month("t1", utc("2024-01-20T00:00:00Z"))

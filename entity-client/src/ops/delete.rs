@@ -13,14 +13,13 @@ use super::rmw::{read_modify_write, Start, Step};
 use super::single::{Action, IdentityGuard, SingleWrite};
 use super::unique;
 use super::update::render_update;
-use super::{and, exists, missing_as_not_found, BoxFuture, ReturnNothing, ReturnOld, Returning};
+use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
 use crate::Client;
 use entity_core::expr::Condition;
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::{Entity, Item, PrimaryKey};
-use std::future::IntoFuture;
 use std::marker::PhantomData;
 
 /// A delete: `delete` succeeds whether or not the item exists, `remove`
@@ -299,12 +298,14 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
     }
 }
 
-impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
-    type Output = Result<R::Output>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operation
+    for Delete<E, R>
+{
+    type Output = R::Output;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: if self.hard {
                 "purge"
             } else if self.must_exist {
@@ -315,10 +316,19 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Delete<E, R> {
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<R::Output>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] Delete<E, R> => R::Output);
 
 /// A restore of a soft-deleted item: its index keys composed again, the
 /// deletion mark (and the TTL the delete set) removed, its unique values
@@ -435,20 +445,26 @@ fn restored<E: Entity>(
     Ok((managed::stamp(client, &entity, Mode::Replace)?, removes))
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Restore<E> {
-    type Output = Result<E>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Restore<E> {
+    type Output = E;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "restore",
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<E>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] Delete<E, R>);
-super::explain::explain!(true, [E: Entity + Send + 'static] Restore<E>);
+crate::ops::operation::operation!([E: Entity + Send + 'static] Restore<E> => E);

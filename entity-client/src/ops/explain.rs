@@ -8,6 +8,7 @@
 //! stored item a put of an entity with unique constraints reads) are sent
 //! for real, so the write explained is the one that would follow them.
 
+use super::operation::Operation;
 use super::BoxFuture;
 use crate::error::Result;
 use crate::Client;
@@ -15,7 +16,6 @@ use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
 use std::fmt;
-use std::future::IntoFuture;
 use std::sync::{Arc, Mutex};
 
 /// One request as it would go over the wire.
@@ -136,7 +136,8 @@ impl Client {
 }
 
 /// Builders that can say what they would send. Implemented by every
-/// operation builder.
+/// operation builder (as it is awaited, through the same run: see
+/// `ops/operation.rs`).
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity, Explain};
@@ -146,62 +147,28 @@ impl Client {
 /// println!("{explained}"); // PutItem and its JSON body
 /// # Ok(()) }
 /// ```
-pub trait Explain:
-    IntoFuture<Output: IntoResultError, IntoFuture: Send> + Sized + Send + 'static
-{
-    /// Whether the builder writes (its preparatory reads are then sent).
-    #[doc(hidden)]
-    const WRITES: bool;
-
-    /// The builder's client.
-    #[doc(hidden)]
-    fn client_mut(&mut self) -> &mut Client;
-
+pub trait Explain: Sized {
     /// The requests the builder would send, without sending them; an error
     /// the builder would fail with before sending (a DynamoDB limit, a bad
     /// value) is returned as such.
-    fn explain(mut self) -> BoxFuture<'static, Result<Explained>> {
-        let (client, capture) = self.client_mut().explaining(Self::WRITES);
-        *self.client_mut() = client;
-        Box::pin(async move {
-            let outcome = self.into_future().await;
-            let requests = capture
-                .requests
-                .lock()
-                .map(|r| r.clone())
-                .unwrap_or_default();
-            if requests.is_empty() {
-                if let Some(error) = outcome.into_error() {
-                    return Err(error);
-                }
-            }
-            Ok(Explained { requests })
-        })
-    }
+    fn explain(self) -> BoxFuture<'static, Result<Explained>>;
 }
 
-/// The builders' outputs: a `Result` whose error is ours.
-#[doc(hidden)]
-pub trait IntoResultError {
-    fn into_error(self) -> Option<crate::Error>;
-}
-
-impl<T> IntoResultError for Result<T> {
-    fn into_error(self) -> Option<crate::Error> {
-        self.err()
-    }
-}
-
-/// Implements [`Explain`] for builders whose client is the field `client`.
-macro_rules! explain {
-    ($writes:expr, [$($generics:tt)*] $builder:ty) => {
-        impl<$($generics)*> $crate::ops::explain::Explain for $builder {
-            const WRITES: bool = $writes;
-            fn client_mut(&mut self) -> &mut $crate::Client {
-                &mut self.client
-            }
+/// What [`Explain::explain`] does for every operation (`operation!`
+/// implements the trait with it).
+pub(crate) fn explain<O: Operation>(mut operation: O) -> BoxFuture<'static, Result<Explained>> {
+    let (client, capture) = operation.client_mut().explaining(O::WRITES);
+    *operation.client_mut() = client;
+    Box::pin(async move {
+        let outcome = super::operation::run(operation).await;
+        let requests = capture
+            .requests
+            .lock()
+            .map(|r| r.clone())
+            .unwrap_or_default();
+        match outcome {
+            Err(error) if requests.is_empty() => Err(error),
+            _ => Ok(Explained { requests }),
         }
-    };
+    })
 }
-
-pub(crate) use explain;

@@ -1,12 +1,13 @@
 //! `get`: one item by its table key.
 
+use super::operation::{operation, Operation};
 use super::visibility::{Shown, Visibility};
-use super::BoxFuture;
 use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
+use crate::trace::Op;
 use crate::Client;
 use entity_core::{Entity, Item, PrimaryKey};
-use std::future::IntoFuture;
+use std::future::Future;
 
 /// A GetItem. `.await` returns the entity, or `None` when there is no item
 /// with that key.
@@ -87,20 +88,29 @@ impl<E: Entity + Send + 'static> Get<E> {
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Get<E> {
-    type Output = Result<Option<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> Operation for Get<E> {
+    type Output = Option<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "get",
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Option<E>>> + Send + 'static {
+        self.send()
     }
 }
+
+operation!([E: Entity + Send + 'static] Get<E> => Option<E>);
 
 /// Some attributes of an item, read through the entity's field handles.
 ///
@@ -205,13 +215,22 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for GetProjected<E> {
-    type Output = Result<Option<Projection<E>>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+/// A projected get is a `get`: its span and its one GetItem are the get's.
+impl<E: Entity + Send + 'static> Operation for GetProjected<E> {
+    type Output = Option<Projection<E>>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+    fn describe(&self) -> Op<'_> {
+        self.get.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.get.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Option<Projection<E>>>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(false, [E: Entity + Send + 'static] Get<E>);
+operation!([E: Entity + Send + 'static] GetProjected<E> => Option<Projection<E>>);

@@ -11,16 +11,18 @@
 
 use super::lifecycle::epoch_seconds;
 use super::managed::version_of;
+use super::operation::{operation, run, Operation};
 use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::Companion;
-use super::{BoxFuture, Conditional};
+use super::Conditional;
 use crate::error::{from_sdk, Result};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::lifecycle::HistoryModel;
 use entity_core::{Entity, Item, PrimaryKey};
 use futures::stream::{self, Stream, TryStreamExt};
-use std::future::IntoFuture;
+use std::future::Future;
 use std::time::Duration;
 
 /// The digits a snapshot's version is padded to.
@@ -273,8 +275,37 @@ impl<E: Entity + Send + 'static> History<E> {
         self
     }
 
-    /// The snapshots, newest first, as a lazy stream (one Query per page).
+    /// The snapshots, newest first, as a lazy stream (one Query per page),
+    /// in the operation's span.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
+        let span = self.span();
+        crate::trace::traced_stream(span, self.snapshots())
+    }
+
+    /// Every snapshot, newest first (what `.await` returns).
+    pub async fn all(self) -> Result<Vec<E>> {
+        run(self).await
+    }
+
+    /// The newest snapshot.
+    pub async fn latest(self) -> Result<Option<E>> {
+        let span = self.span();
+        let latest = async move {
+            let items = self.snapshots();
+            futures::pin_mut!(items);
+            items.try_next().await
+        };
+        crate::trace::traced(span, latest).await
+    }
+
+    /// The snapshot of version `version` (a GetItem).
+    pub async fn version(self, version: u64) -> Result<Option<E>> {
+        let span = self.span();
+        crate::trace::traced(span, self.snapshot(version)).await
+    }
+
+    /// The snapshots, newest first, outside any span.
+    fn snapshots(self) -> impl Stream<Item = Result<E>> + Send + 'static {
         let start = self.prefix().map(|prefix| (self, prefix, None, false));
         stream::try_unfold(Some(start), |state| async move {
             let Some(state) = state else {
@@ -295,20 +326,8 @@ impl<E: Entity + Send + 'static> History<E> {
         .try_flatten()
     }
 
-    /// Every snapshot, newest first.
-    pub async fn all(self) -> Result<Vec<E>> {
-        self.items().try_collect().await
-    }
-
-    /// The newest snapshot.
-    pub async fn latest(self) -> Result<Option<E>> {
-        let items = self.items();
-        futures::pin_mut!(items);
-        items.try_next().await
-    }
-
-    /// The snapshot of version `version` (a GetItem).
-    pub async fn version(self, version: u64) -> Result<Option<E>> {
+    /// The snapshot of one version, outside any span.
+    async fn snapshot(self, version: u64) -> Result<Option<E>> {
         let (sk_attribute, sk) = self.base_sk()?;
         let history = self.model()?;
         let mut key = self.key.to_item();
@@ -402,13 +421,26 @@ impl<E: Entity + Send + 'static> History<E> {
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for History<E> {
-    type Output = Result<Vec<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> Operation for History<E> {
+    type Output = Vec<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.all())
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "history",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Vec<E>>> + Send + 'static {
+        self.snapshots().try_collect()
     }
 }
 
-super::explain::explain!(false, [E: Entity + Send + 'static] History<E>);
+operation!([E: Entity + Send + 'static] History<E> => Vec<E>);

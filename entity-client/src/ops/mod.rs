@@ -1,5 +1,6 @@
-//! Operations. Each builder holds its own errors until it is sent, and
-//! implements `IntoFuture`, so `.await` sends it.
+//! Operations. Each builder holds its own errors until it is sent, and is
+//! an [`operation::Operation`]: `.await` sends it, inside its tracing span,
+//! and `explain()` shows what it would send.
 
 pub mod batch;
 pub mod delete;
@@ -9,6 +10,7 @@ pub mod history;
 pub(crate) mod lifecycle;
 pub(crate) mod managed;
 pub mod migrate;
+pub(crate) mod operation;
 pub mod paging;
 pub mod query;
 pub(crate) mod rmw;

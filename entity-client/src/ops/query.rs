@@ -1,6 +1,7 @@
 //! `query`: the typed index accessors, sent. Lazy streams of pages and
 //! items, one page with a cursor, `one` and `all`.
 
+use super::operation::{operation, Operation};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::sharded::{self, Sharded};
 use super::visibility::{Shown, Visibility};
@@ -9,12 +10,13 @@ use crate::cursor::Fingerprint;
 use crate::cursor::ShardPosition;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_key;
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Collection, IndexKind, Item, Query, Readable, SortCondition};
 use futures::stream::{Stream, StreamExt};
-use std::future::IntoFuture;
+use std::future::Future;
 
 /// A Query, ready to send. `.await` reads one page (up to the query's
 /// limit or the page size; everything when neither is set).
@@ -288,16 +290,6 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         };
         crate::trace::traced(span, all).await
     }
-
-    /// The operation's span (its requests' costs go in it).
-    fn span(&self) -> crate::trace::Span {
-        crate::trace::span(crate::trace::Op {
-            operation: "query",
-            entity: E::TYPE_NAME,
-            table: self.client.table(),
-            index: self.query.index_name(),
-        })
-    }
 }
 
 /// A query's keys, checked as DynamoDB would: a partition key that is
@@ -366,10 +358,17 @@ fn typed_key_values<E: Readable>(
     values
 }
 
-/// Every shard position in a sharded query's cursor must lie inside its
-/// shard of the query.
+/// A sharded query's cursor holds one position per shard of the query, and
+/// each lies inside its shard. The count is checked first: the positions
+/// are numbered by shard, and a cursor may hold more than any shard number.
 fn check_shard_positions<E: Readable>(query: &Query<E>, positions: &[ShardPosition]) -> Result<()> {
-    for (shard, position) in (0u16..).zip(positions) {
+    let count = query.shard_count().unwrap_or(1);
+    if positions.len() != usize::from(count) {
+        return Err(Error::InvalidCursor {
+            reason: "it holds another number of shards",
+        });
+    }
+    for (shard, position) in (0..count).zip(positions) {
         if let ShardPosition::After(key) = position {
             check_cursor_key(&query.shard(shard), key)?;
         }
@@ -411,18 +410,79 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
     Ok(())
 }
 
-impl<E: Readable + Send + 'static> IntoFuture for QueryRequest<E> {
-    type Output = Result<Page<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Readable + Send + 'static> Operation for QueryRequest<E> {
+    type Output = Page<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = self.span();
-        if self.is_sharded() {
-            let page = sharded::page(self.prepare_sharded());
-            return crate::trace::traced(span, page);
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "query",
+            entity: E::TYPE_NAME,
+            table: self.client.table(),
+            index: self.query.index_name(),
         }
-        crate::trace::traced(span, paging::page(self.prepare()))
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Page<E>>> + Send + 'static {
+        let sharded = self.is_sharded();
+        async move {
+            match sharded {
+                true => sharded::page(self.prepare_sharded()).await,
+                false => paging::page(self.prepare()).await,
+            }
+        }
     }
 }
 
-super::explain::explain!(false, [E: Readable + Send + 'static] QueryRequest<E>);
+operation!([E: Readable + Send + 'static] QueryRequest<E> => Page<E>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cursor::encode_shards;
+
+    #[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "app")]
+    #[pk(stage, shards = 10)]
+    #[sk(id)]
+    struct Job {
+        stage: String,
+        id: String,
+    }
+
+    /// A cursor for `query`, sealed the way the client seals one, with its
+    /// secret, holding `positions`: what only a holder of the secret can
+    /// make.
+    fn sealed(client: &Client, query: Query<Job>, positions: &[ShardPosition]) -> String {
+        let (prepared, _, _) = client.query(query).prepared().unwrap();
+        let secret = &client.inner.cursor_secret;
+        encode_shards(secret, &prepared.fingerprint, positions).unwrap()
+    }
+
+    /// A cursor holding another number of shard positions than the query
+    /// has shards is invalid, up to the most a cursor can hold (65,535,
+    /// one more than the last shard number), and nothing is sent.
+    #[tokio::test]
+    async fn a_cursor_with_another_number_of_shards_is_invalid() {
+        // Nothing listens there: a request sent would fail otherwise.
+        let client = Client::local("http://127.0.0.1:9", "jobs");
+        for count in [0, 9, 11, usize::from(u16::MAX)] {
+            let positions = vec![ShardPosition::NotStarted; count];
+            let cursor = sealed(&client, Job::primary("open").into(), &positions);
+            let read = client.query(Job::primary("open")).cursor(cursor).await;
+            assert!(
+                matches!(
+                    read,
+                    Err(Error::InvalidCursor {
+                        reason: "it holds another number of shards"
+                    })
+                ),
+                "{count} positions: {read:?}"
+            );
+        }
+    }
+}

@@ -2,18 +2,19 @@
 //! like a query (one page with an encrypted cursor, a stream of pages, a stream
 //! of items), or in parallel segments merged into one stream of items.
 
+use super::operation::{operation, Operation};
 use super::paging::{self, Page, Prepared, Source, State};
 use super::visibility::{Shown, Visibility};
-use super::BoxFuture;
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::{wire_count, MAX_SCAN_SEGMENTS};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
 use entity_core::{Entity, Item};
 use futures::stream::{self, Stream, StreamExt, TryStreamExt};
-use std::future::IntoFuture;
+use std::future::Future;
 use std::marker::PhantomData;
 
 /// Segments of a parallel scan read at once; the others start as these
@@ -222,16 +223,6 @@ impl<E: Entity + Send + 'static> Scan<E> {
         };
         crate::trace::traced(span, all).await
     }
-
-    /// The operation's span (its requests' costs go in it).
-    fn span(&self) -> crate::trace::Span {
-        crate::trace::span(crate::trace::Op {
-            operation: "scan",
-            entity: E::MODEL.name,
-            table: self.client.table(),
-            index: None,
-        })
-    }
 }
 
 /// A scan cursor's key is a table key of `E`: its partition and sort key
@@ -255,14 +246,26 @@ pub(crate) fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
     Ok(())
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Scan<E> {
-    type Output = Result<Page<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> Operation for Scan<E> {
+    type Output = Page<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = self.span();
-        crate::trace::traced(span, paging::page(self.sequential()))
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "scan",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Page<E>>> + Send + 'static {
+        paging::page(self.sequential())
     }
 }
 
-super::explain::explain!(false, [E: Entity + Send + 'static] Scan<E>);
+operation!([E: Entity + Send + 'static] Scan<E> => Page<E>);

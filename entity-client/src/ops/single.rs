@@ -14,6 +14,10 @@
 //! sent without the SDK's retries for failures that might have been applied
 //! (5xx, lost connections, timeouts): those fail with
 //! [`Error::OutcomeUnknown`]. Throttles, which apply nothing, are retried.
+//!
+//! A transaction whose every attempt lost its response fails with
+//! `OutcomeUnknown` too, carrying its token: resent with that token within
+//! ten minutes, it is applied at most once.
 
 use super::{Conditional, Expressions};
 use crate::error::{from_sdk, CancellationReason, Error, Result};
@@ -333,6 +337,7 @@ where
         Error::Service { source, .. } if unknown => Attempt::Failed(Error::OutcomeUnknown {
             operation,
             entity,
+            token: None,
             source,
         }),
         other => Attempt::Failed(other),
@@ -340,7 +345,7 @@ where
 }
 
 /// The status of a raw response.
-trait HttpStatus {
+pub(crate) trait HttpStatus {
     fn is_server_error(&self) -> bool;
 }
 
@@ -358,6 +363,35 @@ fn might_have_applied<E, R: HttpStatus>(error: &RawSdkError<E, R>) -> bool {
         RawSdkError::ConstructionFailure(_) => false,
         RawSdkError::ServiceError(e) => e.raw().is_server_error(),
         _ => true,
+    }
+}
+
+/// Our error for a failed TransactWriteItems sent with `token`: one that
+/// might have been applied (every attempt's response lost, or another
+/// attempt with the token still under way) is `OutcomeUnknown`, with the
+/// token the caller can resend it with to apply it at most once.
+pub(crate) fn transaction_error<E, R>(
+    entity: &'static str,
+    token: String,
+    error: RawSdkError<E, R>,
+) -> Error
+where
+    crate::SdkError: From<RawSdkError<E, R>>,
+    R: HttpStatus,
+{
+    let lost = might_have_applied(&error);
+    match from_sdk("TransactWriteItems", entity, error) {
+        Error::Service { source, .. }
+            if lost || matches!(*source, crate::SdkError::TransactionInProgressException(_)) =>
+        {
+            Error::OutcomeUnknown {
+                operation: "TransactWriteItems",
+                entity,
+                token: Some(token),
+                source,
+            }
+        }
+        other => other,
     }
 }
 
@@ -384,10 +418,10 @@ async fn transaction(client: &Client, write: SingleWrite) -> Result<()> {
             .sdk
             .transact_write_items()
             .set_transact_items(Some(items.clone()))
-            .client_request_token(token)
+            .client_request_token(&token)
             .send()
             .await
-            .map_err(|e| from_sdk("TransactWriteItems", entity, e));
+            .map_err(|e| transaction_error(entity, token, e));
         match result {
             Ok(_) => return Ok(()),
             Err(Error::TransactionCanceled { reasons, source }) => {

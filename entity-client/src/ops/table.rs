@@ -2,8 +2,9 @@
 //! from their definitions, then waiting until everything is active, then
 //! enabling TTL on the attribute the entities' `#[entity(ttl)]` fields use.
 
-use super::BoxFuture;
+use super::operation::{operation, Operation};
 use crate::error::{from_sdk, Error, Result, ValidationError};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
@@ -12,7 +13,7 @@ use aws_sdk_dynamodb::types::{
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
-use std::future::IntoFuture;
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 /// The key schema of a table and its indexes, merged from entity models.
@@ -468,11 +469,26 @@ async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
     }
 }
 
-impl IntoFuture for CreateTable {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for CreateTable {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "create_table",
+            entity: "-",
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
+        self.send()
     }
 }
+
+operation!([] CreateTable => ());

@@ -2,14 +2,16 @@
 //! check, across entities) and `transact_get`.
 
 use super::managed::{self, Mode};
+use super::operation::{operation, Operation};
 use super::single::{self, Companion, IdentityGuard};
 use super::update::render_update;
-use super::{and, condition_only, not_exists, BoxFuture, Conditional};
+use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{
     check_idempotency_token, check_item, check_primary_key, MAX_TRANSACTION_ITEMS,
 };
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, Get, TransactGetItem, TransactWriteItem, Update as SdkUpdate,
@@ -17,7 +19,7 @@ use aws_sdk_dynamodb::types::{
 use entity_core::expr::{Condition, Update};
 use entity_core::IndexModel;
 use entity_core::{Entity, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique};
-use std::future::IntoFuture;
+use std::future::Future;
 
 /// A TransactWriteItems: all of its writes happen, or none.
 ///
@@ -403,16 +405,17 @@ impl TransactWrite {
             .items
             .first()
             .map_or("transaction", |(entity, _)| *entity);
+        let token = self.token.unwrap_or_else(single::new_token);
         let result = self
             .client
             .inner
             .sdk
             .transact_write_items()
             .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
-            .client_request_token(self.token.unwrap_or_else(single::new_token))
+            .client_request_token(&token)
             .send()
             .await
-            .map_err(|e| from_sdk("TransactWriteItems", entity, e));
+            .map_err(|e| single::transaction_error(entity, token, e));
         match result {
             Ok(_) => Ok(()),
             Err(Error::TransactionCanceled { reasons, source }) => {
@@ -515,20 +518,29 @@ fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
     Ok(())
 }
 
-impl IntoFuture for TransactWrite {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for TransactWrite {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "transact_write",
             entity: "transaction",
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
+        self.send()
     }
 }
+
+operation!([] TransactWrite => ());
 
 /// A TransactGetItems: a consistent snapshot of items of any entities.
 ///
@@ -626,20 +638,26 @@ impl TransactGet {
     }
 }
 
-impl IntoFuture for TransactGet {
-    type Output = Result<TransactGetOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for TransactGet {
+    type Output = TransactGetOutput;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "transact_get",
             entity: "transaction",
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<TransactGetOutput>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(true, [] TransactWrite);
-super::explain::explain!(false, [] TransactGet);
+operation!([] TransactGet => TransactGetOutput);

@@ -11,14 +11,13 @@
 
 use super::single::Companion;
 use super::visibility::{Shown, Visibility};
-use super::{condition_only, BoxFuture, Conditional};
+use super::{condition_only, Conditional};
 use crate::error::{Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
 use entity_core::managed::{UniqueKey, UniqueModel};
 use entity_core::{Entity, Item};
-use std::future::IntoFuture;
 
 /// The identity attribute's value in every sentinel.
 pub const SENTINEL_IDENTITY: &str = "__unique";
@@ -470,19 +469,26 @@ pub(crate) fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
     Some(key)
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for GetUnique<E> {
-    type Output = Result<Option<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> crate::ops::operation::Operation for GetUnique<E> {
+    type Output = Option<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "get_unique",
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<Option<E>>> + Send + 'static {
+        self.send()
     }
 }
 
-super::explain::explain!(false, [E: Entity + Send + 'static] GetUnique<E>);
+crate::ops::operation::operation!([E: Entity + Send + 'static] GetUnique<E> => Option<E>);

@@ -2,8 +2,8 @@
 
 use super::single::{self, Action, SingleWrite};
 use super::{
-    and, exists, missing_as_not_found, render_condition, BoxFuture, Expressions, ReturnNew,
-    ReturnNothing, ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
+    and, exists, missing_as_not_found, render_condition, Expressions, ReturnNew, ReturnNothing,
+    ReturnOld, ReturnUpdatedNew, ReturnUpdatedOld, Returning,
 };
 use super::{lifecycle, managed};
 use crate::error::{Error, Result, ValidationError};
@@ -15,7 +15,6 @@ use entity_core::expr::{
     Attr, Condition, IndexChange, IntoAttr, Numeric, Placeholders, Settable, Update,
 };
 use entity_core::{Entity, Item, PrimaryKey};
-use std::future::IntoFuture;
 use std::marker::PhantomData;
 
 /// An UpdateItem built from the entity's field handles.
@@ -379,20 +378,31 @@ fn returned<E, R: Returning<E>>(old: Option<Item>, new: Item, changed: &[String]
     }
 }
 
-impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for UpdateItem<E, R> {
-    type Output = Result<R::Output>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operation
+    for UpdateItem<E, R>
+{
+    type Output = R::Output;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: if self.must_exist { "patch" } else { "update" },
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<R::Output>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R> => R::Output);
 
 /// An update and its condition, rendered for UpdateItem or a transaction.
 pub(crate) struct RenderedUpdate {
@@ -467,5 +477,3 @@ pub(crate) fn render_completed<E: Entity>(
         expressions: Expressions::new(condition, placeholders),
     })
 }
-
-super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R>);

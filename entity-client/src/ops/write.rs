@@ -11,8 +11,8 @@ use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, Action, SingleWrite};
 use super::unique;
 use super::{
-    and, is_table_key, not_exists, render_condition, BoxFuture, Expressions, ReturnOld,
-    ReturnStored, Returning,
+    and, is_table_key, not_exists, render_condition, Expressions, ReturnOld, ReturnStored,
+    Returning,
 };
 use crate::error::Result;
 use crate::limits::check_item;
@@ -20,7 +20,6 @@ use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::{Condition, Placeholders, Update};
 use entity_core::{Entity, Item, PrimaryKey};
-use std::future::IntoFuture;
 use std::marker::PhantomData;
 
 /// A whole-item write: `put` replaces the item, `create` fails if it
@@ -190,12 +189,12 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
     }
 }
 
-impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Put<E, R> {
-    type Output = Result<R::Output>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operation for Put<E, R> {
+    type Output = R::Output;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: match (self.mode, self.upsert) {
                 (Mode::Create, _) => "create",
                 (_, true) => "upsert",
@@ -204,10 +203,19 @@ impl<E: Entity + Send + 'static, R: Returning<E>> IntoFuture for Put<E, R> {
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl std::future::Future<Output = Result<R::Output>> + Send + 'static {
+        self.send()
     }
 }
+
+crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] Put<E, R> => R::Output);
 
 /// What a whole-item write hands back: the entity as stored, known to the
 /// client, or the attributes DynamoDB returned.
@@ -479,5 +487,3 @@ fn upsert_expression<E: Entity>(
     }
     Ok(expression)
 }
-
-super::explain::explain!(true, [E: Entity + Send + 'static, R: Returning<E>] Put<E, R>);

@@ -5,16 +5,17 @@
 use super::{CrossTenant, TenantClient};
 use crate::ops::batch::write::{BatchWrite, BatchWriteOutput};
 use crate::ops::managed::Mode;
+use crate::ops::operation::{operation, Operation};
 use crate::ops::single::IdentityGuard;
 use crate::ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
-use crate::ops::BoxFuture;
-use crate::Result;
+use crate::trace::Op;
+use crate::{Client, Result};
 use entity_core::expr::{Condition, Update};
 use entity_core::{
     Entity, IntoTenantKey, PrimaryKey, TenantEntity, WithoutSoftDelete, WithoutUnique,
     WithoutVersion,
 };
-use std::future::IntoFuture;
+use std::future::Future;
 
 /// A write transaction of one tenant ([`TenantClient::transact_write`]):
 /// [`TransactWrite`] for tenant entities, with tenant-free keys completed
@@ -217,14 +218,25 @@ impl TenantTransactWrite {
     }
 }
 
-impl IntoFuture for TenantTransactWrite {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+/// Runs as the transaction it wraps, whose client is the tenant's.
+impl Operation for TenantTransactWrite {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        self.inner.into_future()
+    fn describe(&self) -> Op<'_> {
+        self.inner.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.inner.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
+        self.inner.execute()
     }
 }
+
+operation!([] TenantTransactWrite => ());
 
 impl TenantTransactGet {
     /// Reads the item of this tenant with this key.
@@ -239,18 +251,26 @@ impl TenantTransactGet {
     }
 }
 
-impl IntoFuture for TenantTransactGet {
-    type Output = Result<TransactGetOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for TenantTransactGet {
+    type Output = TransactGetOutput;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
+    fn describe(&self) -> Op<'_> {
+        self.inner.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.inner.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<TransactGetOutput>> + Send + 'static {
         let TenantTransactGet {
             tenant,
             inner,
             guards,
         } = self;
-        Box::pin(async move {
-            let output = inner.await?;
+        async move {
+            let output = inner.execute().await?;
             let foreign = output.items.iter().zip(&guards).find_map(|(item, guard)| {
                 item.as_ref().filter(|i| guard.is_foreign(i)).map(|_| guard)
             });
@@ -258,9 +278,11 @@ impl IntoFuture for TenantTransactGet {
                 Some(guard) => Err(guard.mismatch(&tenant.client)),
                 None => Ok(output),
             }
-        })
+        }
     }
 }
+
+operation!([] TenantTransactGet => TransactGetOutput);
 
 /// A write transaction across tenants ([`CrossTenant::transact_write`]):
 /// [`TransactWrite`] for any entity, tenant entities included, with no
@@ -413,14 +435,24 @@ impl CrossTenantTransactWrite {
     }
 }
 
-impl IntoFuture for CrossTenantTransactWrite {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for CrossTenantTransactWrite {
+    type Output = ();
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        self.inner.into_future()
+    fn describe(&self) -> Op<'_> {
+        self.inner.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.inner.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<()>> + Send + 'static {
+        self.inner.execute()
     }
 }
+
+operation!([] CrossTenantTransactWrite => ());
 
 impl CrossTenantTransactGet {
     /// [`TransactGet::get`], for any entity.
@@ -431,14 +463,24 @@ impl CrossTenantTransactGet {
     }
 }
 
-impl IntoFuture for CrossTenantTransactGet {
-    type Output = Result<TransactGetOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for CrossTenantTransactGet {
+    type Output = TransactGetOutput;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        self.inner.into_future()
+    fn describe(&self) -> Op<'_> {
+        self.inner.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.inner.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<TransactGetOutput>> + Send + 'static {
+        self.inner.execute()
     }
 }
+
+operation!([] CrossTenantTransactGet => TransactGetOutput);
 
 impl CrossTenantBatchWrite {
     /// [`BatchWrite::put`], for any entity.
@@ -473,11 +515,21 @@ impl CrossTenantBatchWrite {
     }
 }
 
-impl IntoFuture for CrossTenantBatchWrite {
-    type Output = Result<BatchWriteOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl Operation for CrossTenantBatchWrite {
+    type Output = BatchWriteOutput;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        self.inner.into_future()
+    fn describe(&self) -> Op<'_> {
+        self.inner.describe()
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        self.inner.client_mut()
+    }
+
+    fn execute(self) -> impl Future<Output = Result<BatchWriteOutput>> + Send + 'static {
+        self.inner.execute()
     }
 }
+
+operation!([] CrossTenantBatchWrite => BatchWriteOutput);

@@ -120,7 +120,7 @@ pub fn composite_arg(
     let ty = entity.fields[key.composites[c].field].key_ty;
     if let Some(unit) = key.composites[c].bucket {
         (
-            unit.key_part(krate),
+            unit.key_part(krate, ty),
             quote!(#krate::__private::BucketArg::<#ty, _>::new(&#arg)),
         )
     } else if key.composites[c].unpadded {
@@ -360,7 +360,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
             let (ident, ty) = (field.ident, field.key_ty);
             let stop = stop_of(entity, key, c);
             if let Some(unit) = key.composites[c].bucket {
-                let bucket = unit.key_part(krate);
+                let bucket = unit.key_part(krate, ty);
                 quote!(let #ident: ::std::string::String = __entity_reader.value::<#bucket>(#stop)?.0;)
             } else if key.composites[c].unpadded {
                 quote!(let #ident: #ty = __entity_reader.value::<#krate::__private::Unpadded<#ty>>(#stop)?.0;)

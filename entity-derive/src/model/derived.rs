@@ -39,15 +39,16 @@ impl TimeUnit {
         TimeUnit::ALL.into_iter().find(|u| u.name() == name)
     }
 
-    /// The runtime's key part for the bucket text:
-    /// `__private::Bucket<{ __private::BUCKET_MONTH }>`.
-    pub fn key_part(self, krate: &TokenStream) -> TokenStream {
+    /// The runtime's key part for the bucket text of a `ty` timestamp:
+    /// `__private::Bucket<{ __private::BUCKET_MONTH }, ty>` (it parses only
+    /// buckets of times a `ty` holds).
+    pub fn key_part(self, krate: &TokenStream, ty: &syn::Type) -> TokenStream {
         let unit = match self {
             TimeUnit::Year => quote!(BUCKET_YEAR),
             TimeUnit::Month => quote!(BUCKET_MONTH),
             TimeUnit::Day => quote!(BUCKET_DAY),
             TimeUnit::Hour => quote!(BUCKET_HOUR),
         };
-        quote!(#krate::__private::Bucket<{ #krate::__private::#unit }>)
+        quote!(#krate::__private::Bucket<{ #krate::__private::#unit }, #ty>)
     }
 }

@@ -4,13 +4,14 @@ use super::{chunks, until_processed, with_batch_retries};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
+use crate::ops::operation::{operation, Operation};
 use crate::ops::visibility::{Shown, Visibility};
-use crate::ops::BoxFuture;
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
 use entity_core::{Entity, Item, PrimaryKey};
 use futures::stream::{self, StreamExt};
-use std::future::IntoFuture;
+use std::future::Future;
 
 /// What a batch get read, and the keys it could not.
 #[derive(Debug)]
@@ -177,19 +178,26 @@ async fn get_chunk<E: Entity>(
     output
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for BatchGet<E> {
-    type Output = Result<BatchGetOutput<E>>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> Operation for BatchGet<E> {
+    type Output = BatchGetOutput<E>;
+    const WRITES: bool = false;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> Op<'_> {
+        Op {
             operation: "batch_get",
             entity: E::MODEL.name,
             table: self.client.table(),
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<BatchGetOutput<E>>> + Send + 'static {
+        self.send()
     }
 }
 
-crate::ops::explain::explain!(false, [E: Entity + Send + 'static] BatchGet<E>);
+operation!([E: Entity + Send + 'static] BatchGet<E> => BatchGetOutput<E>);

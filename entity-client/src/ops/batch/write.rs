@@ -9,14 +9,12 @@ use crate::error::{Error, Result, ValidationError};
 use crate::keys::KeyId;
 use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::managed::Mode;
-use crate::ops::BoxFuture;
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{
     Entity, IndexModel, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
 };
 use futures::stream::{self, BoxStream, Stream, StreamExt};
-use std::future::IntoFuture;
 
 /// A write that a batch could not do.
 #[derive(Debug, Clone, PartialEq)]
@@ -378,19 +376,28 @@ impl BatchWrite {
     }
 }
 
-impl IntoFuture for BatchWrite {
-    type Output = Result<BatchWriteOutput>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl crate::ops::operation::Operation for BatchWrite {
+    type Output = BatchWriteOutput;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let span = crate::trace::span(crate::trace::Op {
+    fn describe(&self) -> crate::trace::Op<'_> {
+        crate::trace::Op {
             operation: "batch_write",
             entity: "-",
             table: &self.client.inner.table,
             index: None,
-        });
-        crate::trace::traced(span, self.send())
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(
+        self,
+    ) -> impl std::future::Future<Output = Result<BatchWriteOutput>> + Send + 'static {
+        self.send()
     }
 }
 
-crate::ops::explain::explain!(true, [] BatchWrite);
+crate::ops::operation::operation!([] BatchWrite => BatchWriteOutput);

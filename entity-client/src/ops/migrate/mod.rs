@@ -10,19 +10,20 @@ pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
 pub(crate) use rewrite::table_key;
 pub use rewrite::UnreadableItem;
 
+use super::operation::{operation, Operation};
 use super::paging::{self, Prepared, Source};
 use super::visibility::Visibility;
-use super::BoxFuture;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
 use crate::ops::unique::{Backfilled, UniqueConflict};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Entity, Item};
 use futures::stream::{self, StreamExt, TryStreamExt};
 use rewrite::Outcome;
 use std::collections::HashMap;
-use std::future::IntoFuture;
+use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
@@ -417,11 +418,26 @@ impl Run {
     }
 }
 
-impl<E: Entity + Send + 'static> IntoFuture for Migrate<E> {
-    type Output = Result<MigrationReport>;
-    type IntoFuture = BoxFuture<'static, Self::Output>;
+impl<E: Entity + Send + 'static> Operation for Migrate<E> {
+    type Output = MigrationReport;
+    const WRITES: bool = true;
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.run())
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "migrate",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<MigrationReport>> + Send + 'static {
+        self.run()
     }
 }
+
+operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
