@@ -8,6 +8,12 @@
 //! so it is in no entity's partition, no collection and no secondary index;
 //! its identity attribute says `__unique`, so no scan reads it as an entity.
 //! It holds the owner's table key, the back-reference a lookup follows.
+//!
+//! A tenant entity's value starts with its tenant (the derive composes it
+//! in: `__unique#<schema>#<Entity>#<constraint>#<tenant>#<value>`), so a
+//! value is unique within its tenant, and a tenant client's request check
+//! reads the tenant out of the sentinel's key ([`sentinel_tenant`]) and
+//! refuses another tenant's sentinel like another tenant's item.
 
 use super::single::{Companion, IdentityGuard};
 use super::visibility::{Shown, Visibility};
@@ -17,7 +23,7 @@ use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
 use entity_core::managed::{UniqueKey, UniqueModel};
-use entity_core::{Entity, Item, PrimaryKey};
+use entity_core::{Entity, EntityModel, Item, KeyTenant, PrimaryKey};
 use std::future::IntoFuture;
 
 /// The identity attribute's value in every sentinel.
@@ -47,6 +53,45 @@ fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
         );
     }
     key
+}
+
+/// Whether key text is a sentinel's (no entity key starts like one).
+pub(crate) fn is_sentinel_key(value: &str) -> bool {
+    value
+        .strip_prefix(SENTINEL_IDENTITY)
+        .is_some_and(|rest| rest.starts_with(entity_core::key::SEPARATOR))
+}
+
+/// The tenant that `value` of `attribute` carries when it is the key of a
+/// sentinel of tenant entity `model`: the key text after the constraint,
+/// up to the next separator, as a key escapes it. Another entity's
+/// sentinel (or a constraint `model` does not have) is no key of `model`'s.
+pub(crate) fn sentinel_tenant(model: &EntityModel, attribute: &str, value: &str) -> KeyTenant {
+    if model.tenant.is_none() || attribute != model.primary.pk.attribute {
+        return KeyTenant::NotTenantKey;
+    }
+    let separator = entity_core::key::SEPARATOR;
+    let Some(rest) = value
+        .strip_prefix(SENTINEL_IDENTITY)
+        .and_then(|rest| rest.strip_prefix(separator))
+        .and_then(|rest| rest.strip_prefix(model.schema))
+        .and_then(|rest| rest.strip_prefix(separator))
+        .and_then(|rest| rest.strip_prefix(model.name))
+        .and_then(|rest| rest.strip_prefix(separator))
+    else {
+        return KeyTenant::NotTenantKey;
+    };
+    let Some((constraint, rest)) = rest.split_once(separator) else {
+        return KeyTenant::NotTenantKey;
+    };
+    if !model.managed.unique.iter().any(|c| c.name == constraint) {
+        return KeyTenant::NotTenantKey;
+    }
+    let tenant = rest.split(separator).next().unwrap_or_default();
+    match entity_core::key::unescape(tenant) {
+        Ok(tenant) if !tenant.is_empty() => KeyTenant::Tenant(tenant.into_owned()),
+        _ => KeyTenant::Unreadable,
+    }
 }
 
 /// The owner reference a sentinel stores: the owner's table key values.
@@ -424,7 +469,16 @@ pub struct GetUnique<E> {
 impl Client {
     /// Reads the item that holds a unique value (`Customer::by_email(..)`),
     /// strongly consistent; `None` when no item holds it.
-    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
+    pub fn get_unique<E: Entity + entity_core::NotTenant>(
+        &self,
+        key: UniqueKey<E>,
+    ) -> GetUnique<E> {
+        self.get_unique_any(key)
+    }
+
+    /// `get_unique` for any entity, tenant or not: the tenant and
+    /// cross-tenant clients' way in.
+    pub(crate) fn get_unique_any<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
         GetUnique {
             client: self.clone(),
             key,
@@ -434,6 +488,14 @@ impl Client {
 
 impl<E: Entity + Send + 'static> GetUnique<E> {
     async fn send(self) -> Result<Option<E>> {
+        if self.key.is_tenant_free() {
+            return Err(crate::ValidationError::InvalidRequest(format!(
+                "the lookup of {}'s `{}` has no tenant: read it through `client.tenant(..).get_unique(..)`, or complete it with `.for_tenant(..)`",
+                E::MODEL.name,
+                self.key.constraint().name
+            ))
+            .into());
+        }
         let key = sentinel_key::<E>(self.key.constraint(), self.key.value());
         let sentinel = self.client.get_raw(E::MODEL.name, key, true).await?;
         let Some(owner) = sentinel.and_then(owner_key::<E>) else {
