@@ -552,3 +552,70 @@ impl<E: Entity + Send + 'static> IntoFuture for GetUnique<E> {
 }
 
 super::explain::explain!(false, [E: Entity + Send + 'static] GetUnique<E>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(entity_core::Entity)]
+    #[entity(schema = "crm", tenant = tenant_id, unique(email))]
+    #[pk(tenant_id)]
+    #[sk(id)]
+    struct Customer {
+        tenant_id: String,
+        id: String,
+        email: String,
+    }
+
+    #[derive(entity_core::Entity)]
+    #[entity(schema = "crm", tenant = tenant_id, unique(email))]
+    #[pk(tenant_id)]
+    #[sk(id)]
+    struct Lead {
+        tenant_id: String,
+        id: String,
+        email: String,
+    }
+
+    fn sentinel_pk(tenant: &str, email: &str) -> String {
+        let customer = Customer {
+            tenant_id: tenant.into(),
+            id: "c1".into(),
+            email: email.into(),
+        };
+        let value = customer.unique_values().remove(0).expect("a value");
+        let key = sentinel_key::<Customer>(&Customer::MODEL.managed.unique[0], &value);
+        match &key["pk"] {
+            AttributeValue::S(pk) => pk.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tenant_entitys_sentinel_carries_its_tenant_and_the_guard_reads_it() {
+        let pk = sentinel_pk("a#b", "x#y@z");
+        assert_eq!(pk, "__unique#crm#Customer#email#a%23b#x%23y@z");
+        assert!(is_sentinel_key(&pk));
+        let read = |model, attribute, value| sentinel_tenant(model, attribute, value);
+        assert_eq!(
+            read(Customer::MODEL, "pk", &pk),
+            KeyTenant::Tenant("a#b".into())
+        );
+        // The lookup, completed, names the same sentinel.
+        let lookup = Customer::by_email("x#y@z").for_tenant("a#b");
+        assert_eq!(
+            sentinel_key::<Customer>(lookup.constraint(), lookup.value())["pk"],
+            AttributeValue::S(pk.clone())
+        );
+        // Another entity's sentinel, another attribute, or a constraint the
+        // entity lacks is no key of the entity's.
+        assert_eq!(read(Lead::MODEL, "pk", &pk), KeyTenant::NotTenantKey);
+        assert_eq!(read(Customer::MODEL, "sk", &pk), KeyTenant::NotTenantKey);
+        let other = "__unique#crm#Customer#phone#a#1";
+        assert_eq!(read(Customer::MODEL, "pk", other), KeyTenant::NotTenantKey);
+        // A tenant that does not decode is unreadable (refused).
+        let bad = "__unique#crm#Customer#email#a%2#x";
+        assert_eq!(read(Customer::MODEL, "pk", bad), KeyTenant::Unreadable);
+        assert!(!is_sentinel_key("__uniquex#crm"));
+    }
+}
