@@ -74,7 +74,7 @@ pub type KeyTenantReader = fn(&str, &str) -> KeyTenant;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not read through a tenant client",
     label = "not a tenant entity, nor a collection of tenant entities",
-    note = "a tenant client queries tenant entities (`#[entity(tenant = ..)]`) and collections whose every member is one; use the plain client for the others"
+    note = "a tenant client queries tenant entities (`#[entity(tenant = ..)]`) and collections whose every member is one; use the plain client for entities and collections without a tenant, and `client.cross_tenant()` for a collection that mixes both"
 )]
 pub trait TenantReadable: Readable {
     /// Each entity read (the entity, or every member of the collection):
