@@ -8,10 +8,11 @@
 //! key check alone cannot tell the two items apart. A tenant batch write
 //! therefore sends its puts and deletes as TransactWriteItems of up to 100
 //! guarded writes each (twice the write capacity of a batch, and each chunk
-//! all or nothing), one chunk after another. What a batch cannot write
-//! stays refused as in [`Client::batch_write`](crate::Client::batch_write):
-//! entities with unique constraints or a version at compile time, and the
-//! delete of a soft-delete entity (its delete marks the item) with a
+//! all or nothing), one chunk after another. Entities with unique
+//! constraints or a version are refused at compile time, as in
+//! [`Client::batch_write`](crate::Client::batch_write) (their writes need
+//! a read or a version condition); a soft-delete entity's delete (which
+//! marks the item, as a transaction cannot) is a
 //! [`ValidationError`](crate::ValidationError) before anything is sent.
 
 use super::TenantClient;
@@ -103,7 +104,9 @@ impl TenantClient {
 
 impl TenantBatchWrite {
     /// Writes a whole item of this tenant, with its generated ids and
-    /// timestamps filled in (as [`BatchWrite::put`](crate::BatchWrite::put)).
+    /// timestamps filled in as a transaction's put fills them (an unset
+    /// `created_at` keeps the stored item's; see
+    /// [`TransactWrite::put`](crate::TransactWrite::put)).
     pub fn put<E: TenantEntity + WithoutUnique + WithoutVersion + 'static>(
         mut self,
         entity: &E,
