@@ -48,7 +48,8 @@ pub enum Error {
         /// The constraint's name (`email`).
         constraint: &'static str,
         /// The value, as the constraint composes it (lowercased when
-        /// case-insensitive).
+        /// case-insensitive; a tenant entity's after its tenant:
+        /// `acme#ada@example.com`).
         value: String,
     },
     /// A write that is not idempotent lost its response (a 5xx, a dropped

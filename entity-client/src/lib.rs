@@ -112,5 +112,5 @@ pub use ops::{
 pub use stats::{Stats, StatsConfig};
 pub use tenancy::{
     CrossTenant, CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite,
-    TenantClient, TenantTransactGet, TenantTransactWrite,
+    TenantBatchWrite, TenantClient, TenantTransactGet, TenantTransactWrite,
 };

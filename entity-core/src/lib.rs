@@ -88,7 +88,8 @@ pub use model::{
 pub use native_key::NativeKey;
 pub use query::{NativeCondition, NativeOp, Query, Sharding, SortCondition};
 pub use tenant::{
-    IntoTenantKey, KeyTenant, NotTenant, Tenant, TenantEntity, TenantKey, TenantModel,
+    IntoTenantKey, KeyTenant, KeyTenantReader, NotTenant, Tenant, TenantEntity, TenantKey,
+    TenantModel, TenantReadable,
 };
 
 /// A DynamoDB item: attribute names to values.

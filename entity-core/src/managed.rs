@@ -301,6 +301,39 @@ impl<E: Entity> UniqueKey<E> {
     pub fn value(&self) -> &str {
         &self.value
     }
+
+    /// The lookup of this value within `tenant`: a tenant entity's lookups
+    /// (`Customer::by_email(..)`) are tenant-free, and a tenant client
+    /// completes them with its own tenant; `client.cross_tenant()` takes
+    /// them completed here.
+    ///
+    /// ```
+    /// use entity_core::Entity;
+    ///
+    /// #[derive(Entity)]
+    /// #[entity(schema = "app", tenant = tenant_id, unique(email))]
+    /// #[pk(tenant_id)]
+    /// #[sk(id)]
+    /// struct Customer { tenant_id: String, id: String, email: String }
+    ///
+    /// let free = Customer::by_email("ada@example.com");
+    /// assert!(free.is_tenant_free());
+    /// let acme = free.for_tenant("acme");
+    /// assert!(!acme.is_tenant_free());
+    /// assert_eq!(acme.value(), "acme#ada@example.com");
+    /// ```
+    pub fn for_tenant(&self, tenant: &str) -> Self {
+        Self::new(
+            self.constraint,
+            crate::tenant::fill_tenant(&self.value, tenant),
+        )
+    }
+
+    /// Whether the value still lacks its tenant (a tenant entity's lookup,
+    /// not yet completed).
+    pub fn is_tenant_free(&self) -> bool {
+        crate::tenant::has_tenant_hole(&self.value)
+    }
 }
 
 impl<E> Clone for UniqueKey<E> {
@@ -329,7 +362,7 @@ impl<E: Entity> fmt::Debug for UniqueKey<E> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has unique constraints, so this write cannot keep their sentinels",
     label = "a write of this entity must move its unique sentinels",
-    note = "use `client.create`, `client.put`, `client.upsert`, `client.delete` or `client.remove` (each reads what it needs and writes the sentinels in one transaction), or `transact_write().create(..)`"
+    note = "use `create`, `put`, `upsert`, `delete` or `remove` of the client (`client.tenant(..)` for a tenant entity), each of which reads what it needs and writes the sentinels in one transaction, or `transact_write().create(..)`"
 )]
 pub trait WithoutUnique: Entity {}
 
@@ -338,7 +371,7 @@ pub trait WithoutUnique: Entity {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has an `#[entity(version)]` field, so a batch cannot check its version",
     label = "BatchWriteItem takes no conditions",
-    note = "write versioned entities with `client.put`/`client.update` or in a transaction, which condition on the version"
+    note = "write versioned entities with `put`/`update` of the client (`client.tenant(..)` for a tenant entity) or in a `transact_write()`, which condition on the version"
 )]
 pub trait WithoutVersion: Entity {}
 

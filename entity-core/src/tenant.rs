@@ -8,7 +8,7 @@
 //! completes the tenant-free keys and queries made here
 //! ([`TenantKey`], `Product::tenant_by_category(..)`) with its tenant.
 
-use crate::{Entity, PrimaryKey};
+use crate::{Entity, EntityModel, PrimaryKey, Readable};
 
 /// Well-known tenants.
 ///
@@ -64,16 +64,50 @@ pub trait TenantEntity: Entity {
     fn key_tenant(attribute: &str, value: &str) -> KeyTenant;
 }
 
+/// Reads the tenant a key value holds, for one entity
+/// ([`TenantEntity::key_tenant`]).
+pub type KeyTenantReader = fn(&str, &str) -> KeyTenant;
+
+/// What a tenant client queries: a tenant entity, or a collection
+/// (`#[derive(Collection)]`) whose every member is one. The client's
+/// request check reads keys with each entity's model and reader.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not read through a tenant client",
+    label = "not a tenant entity, nor a collection of tenant entities",
+    note = "a tenant client queries tenant entities (`#[entity(tenant = ..)]`) and collections whose every member is one; use the plain client for entities and collections without a tenant, and `client.cross_tenant()` for a collection that mixes both"
+)]
+pub trait TenantReadable: Readable {
+    /// Each entity read (the entity, or every member of the collection):
+    /// its model and its key reader.
+    fn tenant_readers() -> Vec<(&'static EntityModel, KeyTenantReader)>;
+}
+
+impl<E: TenantEntity> TenantReadable for E {
+    fn tenant_readers() -> Vec<(&'static EntityModel, KeyTenantReader)> {
+        vec![(E::MODEL, E::key_tenant as KeyTenantReader)]
+    }
+}
+
 /// The mark a tenant-free key holds where its tenant goes: U+10FFFF,
 /// which no composed key holds (values escape it, and literal key text
 /// holding it is a compile error).
 const HOLE: char = char::MAX;
 
 /// A key argument standing for the tenant: it writes the hole a tenant
-/// client fills ([`fill_tenant`]). The tenant-free composers
-/// (`Product::tenant_key(..)`, `Product::tenant_by_category(..)`) pass it
-/// for the tenant field.
-#[doc(hidden)]
+/// client fills with its own ([`fill_tenant`]). The tenant-free composers
+/// (`Product::tenant_key(..)`, `Product::tenant_by_category(..)`, the
+/// unique lookups of a tenant entity) pass it for the tenant field; pass
+/// it yourself for the tenant of a collection's query
+/// (`Members::query(TenantHole, ..)`), which a tenant client completes.
+///
+/// ```
+/// use entity_core::tenant::{fill_tenant, TenantHole};
+/// use entity_core::KeyArg;
+///
+/// let mut pk = String::from("ORG#");
+/// KeyArg::<String>::encode_arg(&TenantHole, &mut pk);
+/// assert_eq!(fill_tenant(&pk, "acme"), "ORG#acme");
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct TenantHole;
 

@@ -42,7 +42,7 @@ mod shadowed {
     }
 
     #[derive(Entity, Debug, PartialEq)]
-    #[entity(schema = "hygiene", tenant = tenant_id)]
+    #[entity(schema = "hygiene", tenant = tenant_id, unique(kind, name = "sole_kind"))]
     #[pk(format = "T#{tenant_id}")]
     #[sk(id)]
     #[index(by_kind(gsi = "gsi2", pk(tenant_id, kind), sk(id)))]
@@ -165,6 +165,32 @@ mod shadowed {
         Lefts(Left),
         Rights(Right),
     }
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", tenant = tenant_id)]
+    #[pk(tenant_id, id)]
+    #[index(by_team(gsi = "gsi8", collection = "team", pk(tenant_id, team), sk(id)))]
+    pub struct Member {
+        pub tenant_id: std::string::String,
+        pub id: std::string::String,
+        pub team: std::string::String,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", tenant = tenant_id)]
+    #[pk(tenant_id, name)]
+    #[index(by_team(gsi = "gsi8", collection = "team", pk(tenant_id, team), sk(name)))]
+    pub struct Role {
+        pub tenant_id: std::string::String,
+        pub name: std::string::String,
+        pub team: std::string::String,
+    }
+
+    #[derive(Collection, Debug, PartialEq)]
+    #[collection(name = "team", pk(tenant_id: std::string::String, team: std::string::String))]
+    pub enum Team {
+        Members(Member),
+        Roles(Role),
+    }
 }
 
 #[test]
@@ -199,6 +225,17 @@ fn shadowed_names_do_not_break_tenancy() {
     );
     let q = shadowed::Tenanted::tenant_by_kind(shadowed::Kind::A).build();
     assert_eq!(q.index_name(), Some("gsi2"));
+    let tenanted = shadowed::Tenanted {
+        tenant_id: "t1".into(),
+        id: shadowed::Id("a".into()),
+        kind: shadowed::Kind::A,
+    };
+    let values = entity_core::Entity::unique_values(&tenanted);
+    assert_eq!(values, [Some("t1#A".to_owned())]);
+    let lookup = shadowed::Tenanted::by_sole_kind(shadowed::Kind::A);
+    assert_eq!(lookup.for_tenant("t1").value(), "t1#A");
+    let readers = <shadowed::Team as entity_core::TenantReadable>::tenant_readers();
+    assert_eq!(readers.len(), 2);
 }
 
 #[test]

@@ -115,6 +115,6 @@ mod tests {
         }
         let operations = count("Operation for ");
         assert_eq!(count("operation!(["), operations);
-        assert_eq!(operations, 21, "the builders");
+        assert_eq!(operations, 22, "the builders");
     }
 }

@@ -372,6 +372,12 @@ impl TransactWrite {
         self
     }
 
+    /// Takes the error held so far: for a caller that must refuse it
+    /// before sending anything else (a tenant batch of transactions).
+    pub(crate) fn take_error(&mut self) -> Option<Error> {
+        self.error.take()
+    }
+
     /// Sets the transaction's client request token: the same token within
     /// ten minutes does not write twice, so a caller that resends the
     /// transaction after an error cannot apply it twice. Without one, each

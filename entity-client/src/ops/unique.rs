@@ -8,6 +8,12 @@
 //! so it is in no entity's partition, no collection and no secondary index;
 //! its identity attribute says `__unique`, so no scan reads it as an entity.
 //! It holds the owner's table key, the back-reference a lookup follows.
+//!
+//! A tenant entity's value starts with its tenant (the derive composes it
+//! in: `__unique#<schema>#<Entity>#<constraint>#<tenant>#<value>`), so a
+//! value is unique within its tenant, and a tenant client's request check
+//! reads the tenant out of the sentinel's key ([`sentinel_tenant`]) and
+//! refuses another tenant's sentinel like another tenant's item.
 
 use super::single::Companion;
 use super::visibility::{Shown, Visibility};
@@ -17,7 +23,7 @@ use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
 use entity_core::managed::{UniqueKey, UniqueModel};
-use entity_core::{Entity, Item};
+use entity_core::{Entity, EntityModel, Item, KeyTenant};
 
 /// The identity attribute's value in every sentinel.
 pub const SENTINEL_IDENTITY: &str = "__unique";
@@ -46,6 +52,45 @@ fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
         );
     }
     key
+}
+
+/// Whether key text is a sentinel's (no entity key starts like one).
+pub(crate) fn is_sentinel_key(value: &str) -> bool {
+    value
+        .strip_prefix(SENTINEL_IDENTITY)
+        .is_some_and(|rest| rest.starts_with(entity_core::key::SEPARATOR))
+}
+
+/// The tenant that `value` of `attribute` carries when it is the key of a
+/// sentinel of tenant entity `model`: the key text after the constraint,
+/// up to the next separator, as a key escapes it. Another entity's
+/// sentinel (or a constraint `model` does not have) is no key of `model`'s.
+pub(crate) fn sentinel_tenant(model: &EntityModel, attribute: &str, value: &str) -> KeyTenant {
+    if model.tenant.is_none() || attribute != model.primary.pk.attribute {
+        return KeyTenant::NotTenantKey;
+    }
+    let separator = entity_core::key::SEPARATOR;
+    let Some(rest) = value
+        .strip_prefix(SENTINEL_IDENTITY)
+        .and_then(|rest| rest.strip_prefix(separator))
+        .and_then(|rest| rest.strip_prefix(model.schema))
+        .and_then(|rest| rest.strip_prefix(separator))
+        .and_then(|rest| rest.strip_prefix(model.name))
+        .and_then(|rest| rest.strip_prefix(separator))
+    else {
+        return KeyTenant::NotTenantKey;
+    };
+    let Some((constraint, rest)) = rest.split_once(separator) else {
+        return KeyTenant::NotTenantKey;
+    };
+    if !model.managed.unique.iter().any(|c| c.name == constraint) {
+        return KeyTenant::NotTenantKey;
+    }
+    let tenant = rest.split(separator).next().unwrap_or_default();
+    match entity_core::key::unescape(tenant) {
+        Ok(tenant) if !tenant.is_empty() => KeyTenant::Tenant(tenant.into_owned()),
+        _ => KeyTenant::Unreadable,
+    }
 }
 
 /// The owner reference a sentinel stores: the owner's table key values.
@@ -419,7 +464,16 @@ pub struct GetUnique<E> {
 impl Client {
     /// Reads the item that holds a unique value (`Customer::by_email(..)`),
     /// strongly consistent; `None` when no item holds it.
-    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
+    pub fn get_unique<E: Entity + entity_core::NotTenant>(
+        &self,
+        key: UniqueKey<E>,
+    ) -> GetUnique<E> {
+        self.get_unique_any(key)
+    }
+
+    /// `get_unique` for any entity, tenant or not: the tenant and
+    /// cross-tenant clients' way in.
+    pub(crate) fn get_unique_any<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
         GetUnique {
             client: self.clone(),
             key,
@@ -429,6 +483,14 @@ impl Client {
 
 impl<E: Entity + Send + 'static> GetUnique<E> {
     async fn send(self) -> Result<Option<E>> {
+        if self.key.is_tenant_free() {
+            return Err(crate::ValidationError::InvalidRequest(format!(
+                "the lookup of {}'s `{}` has no tenant: read it through `client.tenant(..).get_unique(..)`, or complete it with `.for_tenant(..)`",
+                E::MODEL.name,
+                self.key.constraint().name
+            ))
+            .into());
+        }
         let key = sentinel_key::<E>(self.key.constraint(), self.key.value());
         let sentinel = self.client.get_raw(E::MODEL.name, key, true).await?;
         let Some(owner) = sentinel.and_then(owner_key::<E>) else {
@@ -492,3 +554,70 @@ impl<E: Entity + Send + 'static> crate::ops::operation::Operation for GetUnique<
 }
 
 crate::ops::operation::operation!([E: Entity + Send + 'static] GetUnique<E> => Option<E>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(entity_core::Entity)]
+    #[entity(schema = "crm", tenant = tenant_id, unique(email))]
+    #[pk(tenant_id)]
+    #[sk(id)]
+    struct Customer {
+        tenant_id: String,
+        id: String,
+        email: String,
+    }
+
+    #[derive(entity_core::Entity)]
+    #[entity(schema = "crm", tenant = tenant_id, unique(email))]
+    #[pk(tenant_id)]
+    #[sk(id)]
+    struct Lead {
+        tenant_id: String,
+        id: String,
+        email: String,
+    }
+
+    fn sentinel_pk(tenant: &str, email: &str) -> String {
+        let customer = Customer {
+            tenant_id: tenant.into(),
+            id: "c1".into(),
+            email: email.into(),
+        };
+        let value = customer.unique_values().remove(0).expect("a value");
+        let key = sentinel_key::<Customer>(&Customer::MODEL.managed.unique[0], &value);
+        match &key["pk"] {
+            AttributeValue::S(pk) => pk.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_tenant_entitys_sentinel_carries_its_tenant_and_the_guard_reads_it() {
+        let pk = sentinel_pk("a#b", "x#y@z");
+        assert_eq!(pk, "__unique#crm#Customer#email#a%23b#x%23y@z");
+        assert!(is_sentinel_key(&pk));
+        let read = |model, attribute, value| sentinel_tenant(model, attribute, value);
+        assert_eq!(
+            read(Customer::MODEL, "pk", &pk),
+            KeyTenant::Tenant("a#b".into())
+        );
+        // The lookup, completed, names the same sentinel.
+        let lookup = Customer::by_email("x#y@z").for_tenant("a#b");
+        assert_eq!(
+            sentinel_key::<Customer>(lookup.constraint(), lookup.value())["pk"],
+            AttributeValue::S(pk.clone())
+        );
+        // Another entity's sentinel, another attribute, or a constraint the
+        // entity lacks is no key of the entity's.
+        assert_eq!(read(Lead::MODEL, "pk", &pk), KeyTenant::NotTenantKey);
+        assert_eq!(read(Customer::MODEL, "sk", &pk), KeyTenant::NotTenantKey);
+        let other = "__unique#crm#Customer#phone#a#1";
+        assert_eq!(read(Customer::MODEL, "pk", other), KeyTenant::NotTenantKey);
+        // A tenant that does not decode is unreadable (refused).
+        let bad = "__unique#crm#Customer#email#a%2#x";
+        assert_eq!(read(Customer::MODEL, "pk", bad), KeyTenant::Unreadable);
+        assert!(!is_sentinel_key("__uniquex#crm"));
+    }
+}

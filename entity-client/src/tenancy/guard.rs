@@ -7,10 +7,13 @@
 //! refused whole.
 //!
 //! A key value is read by the entities the tenant client was asked about
-//! (each registers its [`TenantEntity::key_tenant`] on first use): it is
-//! the tenant's when one of them reads this tenant from it and none reads
-//! another.
+//! (each registers its [`TenantEntity::key_tenant`] on first use, a
+//! collection each of its members'): it is the tenant's when one of them
+//! reads this tenant from it and none reads another. A unique sentinel's
+//! key (`__unique#...`) is read only as one: the tenant it carries, for
+//! the entity whose sentinel it is ([`crate::ops::unique`]).
 
+use crate::ops::unique::{is_sentinel_key, sentinel_tenant};
 use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextMut;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
 use aws_sdk_dynamodb::error::BoxError;
@@ -21,16 +24,18 @@ use aws_sdk_dynamodb::operation::{
     transact_write_items::TransactWriteItemsInput, update_item::UpdateItemInput,
 };
 use aws_sdk_dynamodb::types::AttributeValue;
-use entity_core::{Item, KeyTenant, TenantEntity};
+use entity_core::{EntityModel, Item, KeyTenant, KeyTenantReader, TenantReadable};
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, RwLock};
 
-/// Reads the tenant a key value holds, for one entity.
-type Reader = fn(&str, &str) -> KeyTenant;
+/// How the guard reads one entity's keys: its model (for its unique
+/// sentinels' keys) and its key reader.
+type Reader = (&'static EntityModel, KeyTenantReader);
 
-/// One tenant client's tenant, and the entities it was asked about.
+/// One tenant client's tenant, and the entities it was asked about (by the
+/// entity or collection that brought them).
 #[derive(Debug)]
 pub(crate) struct Scope {
     pub(crate) tenant: Arc<str>,
@@ -93,18 +98,30 @@ impl Scope {
         }
     }
 
-    /// Lets the guard read `E`'s keys.
-    pub(crate) fn register<E: TenantEntity + 'static>(&self) {
-        let id = TypeId::of::<E>();
+    /// Lets the guard read the keys of `R` (an entity, or each member of
+    /// a collection).
+    pub(crate) fn register<R: TenantReadable + 'static>(&self) {
+        let id = TypeId::of::<R>();
         let known = |readers: &Vec<(TypeId, Reader)>| readers.iter().any(|(t, _)| *t == id);
         if self.readers.read().is_ok_and(|r| known(&r)) {
             return;
         }
         if let Ok(mut readers) = self.readers.write() {
             if !known(&readers) {
-                readers.push((id, E::key_tenant as Reader));
+                readers.extend(R::tenant_readers().into_iter().map(|reader| (id, reader)));
             }
         }
+    }
+
+    /// Refuses `key` (a table key about to be written) unless it is this
+    /// tenant's, as the guard would refuse its request: for writes that
+    /// must be refused before anything of a larger request is sent.
+    pub(crate) fn check_key(&self, key: &Item) -> Result<(), crate::Error> {
+        self.check_map(Some(key))
+            .map_err(|refusal| crate::Error::TenantMismatch {
+                expected: refusal.expected,
+                found: refusal.found,
+            })
     }
 
     fn refusal(&self, found: Option<String>) -> Refusal {
@@ -122,8 +139,13 @@ impl Scope {
             return Verdict::Refused(None);
         };
         let (mut ours, mut other, mut unreadable) = (false, None, false);
-        for (_, read) in readers.iter() {
-            match read(attribute, value) {
+        let sentinel = is_sentinel_key(value);
+        for (_, (model, read)) in readers.iter() {
+            let read = match sentinel {
+                true => sentinel_tenant(model, attribute, value),
+                false => read(attribute, value),
+            };
+            match read {
                 KeyTenant::Tenant(t) if *t == *self.tenant => ours = true,
                 KeyTenant::Tenant(t) => other = Some(t),
                 KeyTenant::Unreadable => unreadable = true,
@@ -284,11 +306,13 @@ mod tests {
 
     fn scope() -> Scope {
         let scope = Scope::new("a".into());
-        scope
-            .readers
-            .write()
-            .unwrap()
-            .push((TypeId::of::<()>(), product_tenant as Reader));
+        scope.readers.write().unwrap().push((
+            TypeId::of::<()>(),
+            (
+                &entity_core::__private::MODEL_DEFAULTS,
+                product_tenant as KeyTenantReader,
+            ),
+        ));
         scope
     }
 
@@ -358,11 +382,13 @@ mod tests {
                 _ => KeyTenant::NotTenantKey,
             }
         }
-        scope
-            .readers
-            .write()
-            .unwrap()
-            .push((TypeId::of::<u8>(), other as Reader));
+        scope.readers.write().unwrap().push((
+            TypeId::of::<u8>(),
+            (
+                &entity_core::__private::MODEL_DEFAULTS,
+                other as KeyTenantReader,
+            ),
+        ));
         assert_eq!(scope.check_map(Some(&key("PRODUCT#a"))), refused(Some("b")));
     }
 

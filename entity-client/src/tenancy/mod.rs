@@ -11,9 +11,11 @@
 //! ([`guard`](self::guard)). [`Client::cross_tenant`] reaches every
 //! tenant on purpose, visibly in code review.
 
+mod batch;
 mod guard;
 mod transact;
 
+pub use batch::TenantBatchWrite;
 pub(crate) use guard::Refusal;
 pub use transact::{
     CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite, TenantTransactGet,
@@ -23,13 +25,18 @@ pub use transact::{
 use crate::ops::batch::get::BatchGet;
 use crate::ops::delete::{Delete, Restore};
 use crate::ops::get::Get;
+use crate::ops::history::History;
 use crate::ops::query::QueryRequest;
 use crate::ops::scan::Scan;
+use crate::ops::unique::GetUnique;
 use crate::ops::update::UpdateItem;
 use crate::ops::write::{Put, Upsert};
 use crate::{Client, Error};
+use entity_core::managed::UniqueKey;
 use entity_core::tenant::{fill_tenant, has_tenant_hole};
-use entity_core::{Entity, IntoTenantKey, PrimaryKey, Query, Readable, TenantEntity};
+use entity_core::{
+    Entity, IntoTenantKey, PrimaryKey, Query, Readable, TenantEntity, TenantReadable,
+};
 use guard::{Scope, TenantGuard};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -144,7 +151,7 @@ impl TenantClient {
 
     /// The unscoped client this one was made from... with the tenant
     /// check still installed: use it for the entities without a tenant.
-    fn scoped<E: TenantEntity + 'static>(&self) -> &Client {
+    fn scoped<E: TenantReadable + 'static>(&self) -> &Client {
         self.scope.register::<E>();
         &self.client
     }
@@ -227,10 +234,163 @@ impl TenantClient {
         self.scoped::<E>().restore_any(key).identity_guarded()
     }
 
+    /// Deletes an item of this tenant for good, deleted or not (see
+    /// [`Client::purge`]).
+    ///
+    /// ```
+    /// use entity_client::Entity;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "docs", tenant = tenant_id, soft_delete)]
+    /// #[pk(tenant_id)]
+    /// #[sk(id)]
+    /// struct Page { tenant_id: String, id: String }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[Page::MODEL]).await?;
+    /// let acme = client.tenant("acme");
+    /// acme.put(&Page { tenant_id: "acme".into(), id: "home".into() }).await?;
+    /// acme.delete(Page::tenant_key("home")).await?; // soft: restorable
+    /// acme.purge(Page::tenant_key("home")).await?; // gone for good
+    /// assert!(acme.restore(Page::tenant_key("home")).await.is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn purge<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
+        let key = self.key(key);
+        self.scoped::<E>().purge_any(key).identity_guarded()
+    }
+
+    /// The version history of an item of this tenant
+    /// (`#[entity(history)]`; see [`Client::history`]).
+    ///
+    /// ```
+    /// use entity_client::Entity;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "docs", tenant = tenant_id, history)]
+    /// #[pk(tenant_id)]
+    /// #[sk(id)]
+    /// struct Doc { tenant_id: String, id: String, text: String, #[entity(version)] version: u64 }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[Doc::MODEL]).await?;
+    /// let acme = client.tenant("acme");
+    /// let doc = Doc { tenant_id: "acme".into(), id: "d1".into(), text: "draft".into(), version: 0 };
+    /// let mut doc = acme.create(&doc).await?;
+    /// doc.text = "final".into();
+    /// acme.put(&doc).await?;
+    /// let versions = acme.history(Doc::tenant_key("d1")).all().await?; // newest first
+    /// assert_eq!(versions.iter().map(|d| d.text.as_str()).collect::<Vec<_>>(), ["final", "draft"]);
+    /// assert!(client.tenant("globex").history(Doc::tenant_key("d1")).all().await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn history<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> History<E> {
+        let key = self.key(key);
+        self.scoped::<E>().history_any(key)
+    }
+
+    /// Reads the item of this tenant that holds a unique value (see
+    /// [`Client::get_unique`]): a tenant entity's lookup
+    /// (`Customer::by_email(..)`) is completed with the tenant, so each
+    /// tenant finds only its own item; one completed for another tenant is
+    /// [`Error::TenantMismatch`], unsent.
+    ///
+    /// ```
+    /// use entity_client::{Entity, Error};
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "crm", tenant = tenant_id, unique(email))]
+    /// #[pk(tenant_id)]
+    /// #[sk(id)]
+    /// struct Customer { tenant_id: String, id: String, email: String }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[Customer::MODEL]).await?;
+    /// let customer = |tenant: &str, id: &str| Customer {
+    ///     tenant_id: tenant.into(), id: id.into(), email: "ada@example.com".into(),
+    /// };
+    /// let (acme, globex) = (client.tenant("acme"), client.tenant("globex"));
+    /// acme.create(&customer("acme", "c1")).await?;
+    /// globex.create(&customer("globex", "c9")).await?; // unique within each tenant
+    /// let taken = acme.create(&customer("acme", "c2")).await;
+    /// assert!(matches!(taken, Err(Error::UniqueViolation { .. })));
+    ///
+    /// let found = acme.get_unique(Customer::by_email("ada@example.com")).await?;
+    /// assert_eq!(found.map(|c| c.id), Some("c1".to_owned()));
+    /// # Ok(()) }
+    /// ```
+    pub fn get_unique<E: TenantEntity + Send + 'static>(&self, key: UniqueKey<E>) -> GetUnique<E> {
+        let key = match key.is_tenant_free() {
+            true => key.for_tenant(self.tenant()),
+            false => key,
+        };
+        self.scoped::<E>().get_unique_any(key)
+    }
+
     /// Queries this tenant's partition of an index (see [`Client::query`]):
     /// a tenant-free query (`Product::tenant_by_category(..)`) is completed
     /// with the tenant. Its cursors work only on this tenant's client.
-    pub fn query<E: TenantEntity + Readable + 'static>(
+    ///
+    /// A collection of tenant entities (`#[derive(Collection)]`) is queried
+    /// here too: pass [`TenantHole`](entity_core::tenant::TenantHole) for
+    /// its tenant (`Members::query(TenantHole, ..)`), which this client
+    /// completes; a whole query is checked like every request.
+    ///
+    /// ```
+    /// use entity_client::tenant::TenantHole;
+    /// use entity_client::{Collection, Entity};
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "crm", tenant = tenant_id)]
+    /// #[pk(tenant_id, id)]
+    /// #[sk()]
+    /// #[index(team(gsi = "gsi1", collection = "team", pk(tenant_id, account), sk(id)))]
+    /// struct User { tenant_id: String, id: String, account: String }
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "crm", tenant = tenant_id)]
+    /// #[pk(tenant_id, name)]
+    /// #[sk()]
+    /// #[index(team(gsi = "gsi1", collection = "team", pk(tenant_id, account), sk(name)))]
+    /// struct Role { tenant_id: String, name: String, account: String }
+    ///
+    /// #[derive(Collection, Debug, PartialEq)]
+    /// #[collection(name = "team", pk(tenant_id: String, account: String))]
+    /// enum Team { Users(User), Roles(Role) }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[User::MODEL, Role::MODEL]).await?;
+    /// let (acme, globex) = (client.tenant("acme"), client.tenant("globex"));
+    /// let ada = User { tenant_id: "acme".into(), id: "ada".into(), account: "a1".into() };
+    /// let admin = Role { tenant_id: "acme".into(), name: "admin".into(), account: "a1".into() };
+    /// acme.put(&ada).await?;
+    /// acme.put(&admin).await?;
+    /// let team = acme.query(Team::query(TenantHole, "a1")).all().await?;
+    /// assert_eq!(team.len(), 2);
+    /// assert!(globex.query(Team::query(TenantHole, "a1")).all().await?.is_empty());
+    /// # Ok(()) }
+    /// ```
+    pub fn query<E: TenantReadable + 'static>(
         &self,
         query: impl Into<Query<E>>,
     ) -> QueryRequest<E> {
@@ -360,6 +520,17 @@ impl CrossTenant<'_> {
     /// [`Client::restore`], for any entity.
     pub fn restore<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
         self.client.restore_any(key)
+    }
+
+    /// [`Client::history`], for any entity.
+    pub fn history<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
+        self.client.history_any(key)
+    }
+
+    /// [`Client::get_unique`], for any entity: a tenant entity's lookup
+    /// completed with its tenant (`Customer::by_email(..).for_tenant("acme")`).
+    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
+        self.client.get_unique_any(key)
     }
 
     /// [`Client::query`], for any entity or collection.

@@ -30,7 +30,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
     }
     every_index_partition_holds_the_tenant(cx, entity, tenant.field);
     no_folded_tenant(cx, entity, tenant.field);
-    no_unique_constraints(cx, entity);
+    no_tenant_in_unique_constraints(cx, entity, tenant.field);
 }
 
 fn holds(key: &Key, field: usize) -> bool {
@@ -71,10 +71,17 @@ fn no_folded_tenant(cx: &Ctxt, entity: &Entity, field: usize) {
     }
 }
 
-/// A unique value's sentinel lives in a partition of its own, outside
-/// every tenant's.
-fn no_unique_constraints(cx: &Ctxt, entity: &Entity) {
+/// A tenant entity's unique values are unique within its tenant: the
+/// client composes the tenant into each value (and its sentinel's key, so
+/// the tenant client's request check reads it), so naming the tenant field
+/// in a constraint would only repeat it.
+fn no_tenant_in_unique_constraints(cx: &Ctxt, entity: &Entity, field: usize) {
+    let name = entity.fields[field].ident;
     for unique in &entity.unique {
-        cx.error_at(unique.span, "unique constraints are not supported on tenant entities: their sentinels live outside the tenant's partitions; remove `unique(...)`, or keep the value unique in a non-tenant entity");
+        if let Some(named) = unique.fields.iter().find(|f| f.field == field) {
+            cx.error_at(named.token, format!(
+                "a tenant entity's unique values are already unique within their tenant: remove the tenant field `{name}` from `unique(...)`"
+            ));
+        }
     }
 }

@@ -130,10 +130,17 @@ fn lookup_fn(entity: &Entity, position: usize, unique: &Unique) -> TokenStream {
         quote!(let __entity_value = #value::#step::<#ty>(__entity_value, &#name);)
     });
     let doc = lookup_doc(entity, unique);
+    // A tenant entity's value starts with its tenant: a hole here, filled
+    // by the tenant client (or `UniqueKey::for_tenant`), and by
+    // `unique_values` with the entity's own.
+    let tenant = entity.tenant.as_ref().map(|_| {
+        quote!(let __entity_value = #value::part::<::std::string::String>(__entity_value, &#krate::tenant::TenantHole);)
+    });
     quote! {
         #[doc = #doc]
         pub fn #lookup(#(#params),*) -> #krate::UniqueKey<Self> {
             let __entity_value = #value::start();
+            #tenant
             #(#parts)*
             #krate::UniqueKey::new(#position, #value::finish(__entity_value))
         }
@@ -151,8 +158,12 @@ fn lookup_doc(entity: &Entity, unique: &Unique) -> String {
     } else {
         ""
     };
+    let reader = match entity.tenant {
+        Some(_) => " within a tenant: `client.tenant(..).get_unique(..)` completes it with the tenant and reads the item it names",
+        None => ". `client.get_unique(..)` reads the item it names",
+    };
     format!(
-        "The lookup of the `{}` whose {} hold these values{folded}: unique constraint `{}`. `client.get_unique(..)` reads the item it names.",
+        "The lookup of the `{}` whose {} hold these values{folded}: unique constraint `{}`{reader}.",
         entity.name,
         fields.join(", "),
         unique.name
@@ -166,6 +177,7 @@ pub fn unique_values(entity: &Entity) -> TokenStream {
     if entity.unique.is_empty() || lookups(entity).count() < entity.unique.len() {
         return TokenStream::new();
     }
+    let krate = &entity.krate;
     let some = quote!(::core::option::Option::Some);
     let values = entity.unique.iter().map(|u| {
         let lookup = unique_lookup_name(u).expect("every lookup was generated");
@@ -177,7 +189,11 @@ pub fn unique_values(entity: &Entity) -> TokenStream {
                 quote!(&self.#name)
             }
         });
-        let call = quote!(#some(::std::string::String::from(Self::#lookup(#(#args),*).value())));
+        let lookup = quote!(Self::#lookup(#(#args),*));
+        let call = match entity.tenant {
+            Some(_) => quote!(#some(#krate::tenant::fill_tenant(#lookup.value(), <Self as #krate::TenantEntity>::tenant(self)))),
+            None => quote!(#some(::std::string::String::from(#lookup.value()))),
+        };
         let optional: Vec<&syn::Ident> = u
             .fields
             .iter()

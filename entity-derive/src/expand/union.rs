@@ -348,6 +348,15 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         #[automatically_derived]
         impl #krate::NotTenant for #ident where #(for<'__entity> #types: #krate::NotTenant),* {}
 
+        // A union of tenant entities is queried through a tenant client,
+        // whose request check reads keys with every member's reader.
+        #[automatically_derived]
+        impl #krate::TenantReadable for #ident where #(for<'__entity> #types: #krate::TenantEntity),* {
+            fn tenant_readers() -> ::std::vec::Vec<(&'static #krate::EntityModel, #krate::KeyTenantReader)> {
+                ::std::vec![#((<#types as #krate::Entity>::MODEL, <#types as #krate::TenantEntity>::key_tenant as #krate::KeyTenantReader)),*]
+            }
+        }
+
         #[automatically_derived]
         impl #krate::Readable for #ident {
             const TYPE_NAME: &'static str = #display;

@@ -18,7 +18,7 @@
 //! them is reported by key.
 
 pub mod get;
-mod seen;
+pub(crate) mod seen;
 pub mod write;
 mod write_chunk;
 

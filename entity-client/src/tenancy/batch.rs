@@ -1,0 +1,271 @@
+//! Batch writes of a tenant client, sent as transactions.
+//!
+//! Every write of a tenant client is conditioned on its item being absent
+//! or of its entity (the identity guard): another tenant's item of an
+//! entity whose key format spells the same key (`ORG#{tenant}` of tenant
+//! `Xacme`, `ORG#X{tenant}` of tenant `acme`) is never written over. A
+//! BatchWriteItem takes no conditions, so it cannot carry that guard, and a
+//! key check alone cannot tell the two items apart. A tenant batch write
+//! therefore sends its puts and deletes as TransactWriteItems of up to 100
+//! guarded writes each (twice the write capacity of a batch, and each chunk
+//! all or nothing), one chunk after another. Entities with unique
+//! constraints or a version are refused at compile time, as in
+//! [`Client::batch_write`](crate::Client::batch_write) (their writes need
+//! a read or a version condition), and so is a soft-delete entity's delete
+//! (which marks the item, as a transaction cannot; `purge` deletes it for
+//! good).
+
+use super::TenantClient;
+use crate::error::{Error, Result};
+use crate::keys::KeyId;
+use crate::limits::MAX_TRANSACTION_ITEMS;
+use crate::ops::batch::seen::SeenKeys;
+use crate::ops::batch::write::{BatchWriteOutput, UnprocessedWrite};
+use crate::ops::managed::Mode;
+use crate::ops::operation::{operation, Operation};
+use crate::ops::single::IdentityGuard;
+use crate::ops::transact::TransactWrite;
+use crate::trace::Op;
+use crate::Client;
+use entity_core::{
+    IntoTenantKey, Item, TenantEntity, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+};
+use std::future::Future;
+
+/// A batch of puts and deletes of one tenant's items
+/// ([`TenantClient::batch_write`]), sent as guarded transactions of up to
+/// 100 writes (see the [module](self) for why).
+///
+/// Another tenant's entity or key is [`Error::TenantMismatch`] and nothing
+/// is sent; so is a key named twice, as the batch's error. A chunk that
+/// fails once sent (another entity's item at one of its keys, which is
+/// `TenantMismatch`, or a server error) writes none of its items: its
+/// error is in [`BatchWriteOutput::errors`] and its items in
+/// [`BatchWriteOutput::unprocessed`], and the other chunks are still sent.
+///
+/// ```
+/// use entity_client::Entity;
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(schema = "shop", tenant = tenant_id)]
+/// #[pk(tenant_id)]
+/// #[sk(sku)]
+/// struct Listing { tenant_id: String, sku: String }
+///
+/// # #[cfg(not(feature = "embedded"))] fn main() {}
+/// # #[cfg(feature = "embedded")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let server = entity_client::EmbeddedDynamo::start().await?;
+/// # let client = server.client("app");
+/// # client.create_table(&[Listing::MODEL]).await?;
+/// let acme = client.tenant("acme");
+/// let listing = |sku: &str| Listing { tenant_id: "acme".into(), sku: sku.into() };
+/// let out = acme.batch_write().put(&listing("s1")).put(&listing("s2")).await?;
+/// assert!(out.is_complete());
+/// let out = acme.batch_write().delete(Listing::tenant_key("s1")).await?;
+/// assert_eq!(out.written, 1);
+/// assert_eq!(acme.get(Listing::tenant_key("s2")).await?, Some(listing("s2")));
+///
+/// // Another tenant's entity is refused before anything is sent.
+/// let theirs = Listing { tenant_id: "globex".into(), sku: "s3".into() };
+/// let refused = acme.batch_write().put(&listing("s3")).put(&theirs).await;
+/// assert!(matches!(refused, Err(entity_client::Error::TenantMismatch { .. })));
+/// assert_eq!(acme.get(Listing::tenant_key("s3")).await?, None);
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct TenantBatchWrite {
+    tenant: TenantClient,
+    chunks: Vec<Chunk>,
+    /// Every key named so far: a repeat is refused (DynamoDB would refuse
+    /// it within a chunk).
+    seen: SeenKeys,
+    error: Option<Error>,
+}
+
+/// One transaction of the batch, and the table keys of its writes (what
+/// `unprocessed` reports when it fails).
+struct Chunk {
+    writes: TransactWrite,
+    keys: Vec<(&'static str, Item)>,
+}
+
+impl TenantClient {
+    /// Starts a batch of puts and deletes of this tenant's items (see
+    /// [`TenantBatchWrite`]: they are sent as transactions, which carry
+    /// the tenant's identity guard).
+    pub fn batch_write(&self) -> TenantBatchWrite {
+        TenantBatchWrite {
+            tenant: self.clone(),
+            chunks: Vec::new(),
+            seen: SeenKeys::default(),
+            error: None,
+        }
+    }
+}
+
+impl TenantBatchWrite {
+    /// Writes a whole item of this tenant, with its generated ids and
+    /// timestamps filled in as a transaction's put fills them (an unset
+    /// `created_at` keeps the stored item's; see
+    /// [`TransactWrite::put`](crate::TransactWrite::put)).
+    pub fn put<E: TenantEntity + WithoutUnique + WithoutVersion + 'static>(
+        mut self,
+        entity: &E,
+    ) -> Self {
+        if let Some(error) = self.tenant.mismatch(entity) {
+            self.error.get_or_insert(error);
+            return self;
+        }
+        let key = entity.primary_key();
+        self.add::<E>(key.to_item(), KeyId::of(&key), |writes| {
+            writes.whole(entity, Mode::Replace, None, IdentityGuard::of::<E>(true))
+        })
+    }
+
+    /// Writes each entity (see [`put`](Self::put)).
+    pub fn put_all<'a, E: TenantEntity + WithoutUnique + WithoutVersion + 'static>(
+        self,
+        entities: impl IntoIterator<Item = &'a E>,
+    ) -> Self {
+        entities
+            .into_iter()
+            .fold(self, |batch, entity| batch.put(entity))
+    }
+
+    /// Deletes the item of this tenant with this key. A soft-delete
+    /// entity is refused at compile time (its delete marks the item: use
+    /// [`TenantClient::delete`], or [`purge`](Self::purge) to delete it for
+    /// good).
+    pub fn delete<E: TenantEntity + WithoutUnique + WithoutSoftDelete + 'static>(
+        self,
+        key: impl IntoTenantKey<E>,
+    ) -> Self {
+        let key = key.into_tenant_key(self.tenant.tenant());
+        let item = key.to_item();
+        let id = KeyId::of(&key);
+        self.add::<E>(item, id, |writes| {
+            writes.delete_any(key, None, IdentityGuard::of::<E>(true))
+        })
+    }
+
+    /// Deletes the item of this tenant with this key for good, a
+    /// soft-delete entity's included (deleted or not).
+    pub fn purge<E: TenantEntity + WithoutUnique + 'static>(
+        self,
+        key: impl IntoTenantKey<E>,
+    ) -> Self {
+        let key = key.into_tenant_key(self.tenant.tenant());
+        let item = key.to_item();
+        let id = KeyId::of(&key);
+        self.add::<E>(item, id, |writes| {
+            writes.purge_any(key, None, IdentityGuard::of::<E>(true))
+        })
+    }
+
+    /// Adds one write of `E` at `key` to the last chunk (or a new one),
+    /// after checking the key is this tenant's and not named yet; an error
+    /// the transaction holds becomes the batch's.
+    fn add<E: TenantEntity + 'static>(
+        mut self,
+        key: Item,
+        id: KeyId,
+        write: impl FnOnce(TransactWrite) -> TransactWrite,
+    ) -> Self {
+        if self.error.is_some() {
+            return self;
+        }
+        self.tenant.scope.register::<E>();
+        let checked = (self.tenant.scope.check_key(&key))
+            .and_then(|()| self.seen.insert(&id).map_err(Error::from));
+        if let Err(error) = checked {
+            self.error = Some(error);
+            return self;
+        }
+        let full = |chunk: &Chunk| chunk.writes.len() >= MAX_TRANSACTION_ITEMS;
+        if self.chunks.last().is_none_or(full) {
+            let writes = self.tenant.client.transact_write();
+            self.chunks.push(Chunk {
+                writes,
+                keys: Vec::new(),
+            });
+        }
+        let chunk = self.chunks.last_mut().expect("a chunk was just ensured");
+        let writes = std::mem::replace(&mut chunk.writes, self.tenant.client.transact_write());
+        let mut writes = write(writes);
+        self.error = writes.take_error();
+        chunk.writes = writes;
+        chunk.keys.push((E::MODEL.name, key));
+        self
+    }
+
+    /// Writes the batch has so far.
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(|chunk| chunk.keys.len()).sum()
+    }
+
+    /// True when the batch has no writes.
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    async fn send(self) -> Result<BatchWriteOutput> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let mut output = BatchWriteOutput {
+            written: 0,
+            unprocessed: Vec::new(),
+            errors: Vec::new(),
+            refused: Vec::new(),
+        };
+        // Every chunk through this batch's client (explain's, when it is
+        // explained), in this batch's span.
+        let client = self.tenant.client;
+        for Chunk { mut writes, keys } in self.chunks {
+            *writes.client_mut() = client.clone();
+            match writes.execute().await {
+                Ok(()) => output.written += keys.len(),
+                Err(error) => {
+                    output.errors.push(error);
+                    output
+                        .unprocessed
+                        .extend(keys.into_iter().map(|(entity, key)| UnprocessedWrite {
+                            entity,
+                            key,
+                            request: None,
+                        }));
+                }
+            }
+        }
+        Ok(output)
+    }
+}
+
+impl Operation for TenantBatchWrite {
+    type Output = BatchWriteOutput;
+    const WRITES: bool = true;
+
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "batch_write",
+            entity: self
+                .chunks
+                .first()
+                .map_or("", |c| c.keys.first().map_or("", |k| k.0)),
+            table: self.tenant.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.tenant.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<BatchWriteOutput>> + Send + 'static {
+        self.send()
+    }
+}
+
+operation!([] TenantBatchWrite => BatchWriteOutput);
