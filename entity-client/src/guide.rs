@@ -3,6 +3,8 @@
 //! * [`attributes`]: every attribute of the derives, and what it generates.
 //! * [`paging`]: how `limit`, `page_size` and cursors interact.
 //! * [`recipes`]: one-to-many, many-to-many, uniqueness, time series.
+//! * [`composition`]: the order a write runs the features in, the read
+//!   rule, and the matrix of features × operations.
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
@@ -12,3 +14,6 @@ pub mod paging {}
 
 #[doc = include_str!("../docs/recipes.md")]
 pub mod recipes {}
+
+#[doc = include_str!("../docs/composition.md")]
+pub mod composition {}

@@ -572,3 +572,27 @@ async fn a_transaction_leaves_a_soft_deleted_item_deleted_and_purges_it() {
         .expect("purge");
     assert_eq!(stored(&t.client, &Session::key("s1")).await, None);
 }
+
+#[tokio::test]
+async fn a_transaction_create_takes_a_value_whose_holder_expired() {
+    let (_t, client, clock) = at_t0(&[Member::MODEL]).await;
+    let mut temp = member("u1", "ada@example.com", None);
+    temp.expires_at = Some(EpochSeconds((T0 + 60) as i64));
+    client.create(&temp).await.expect("create");
+    let held = client
+        .transact_write()
+        .create(&member("u2", "ada@example.com", None))
+        .await;
+    assert!(matches!(held, Err(Error::UniqueViolation { .. })), "{held:?}");
+    clock.set(T0 + 61);
+    client
+        .transact_write()
+        .create(&member("u2", "ada@example.com", None))
+        .await
+        .expect("the expired holder's value");
+    let holder = client
+        .get_unique(Member::by_email("ada@example.com"))
+        .await
+        .expect("get_unique");
+    assert_eq!(holder.map(|m| m.user_id).as_deref(), Some("u2"));
+}

@@ -109,6 +109,7 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
             )
             .build(),
         violation: None,
+        reclaim: None,
         slot: true,
     }];
     if let Some(gone) = history
@@ -134,6 +135,7 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
                 )
                 .build(),
             violation: None,
+            reclaim: None,
             slot: true,
         });
     }

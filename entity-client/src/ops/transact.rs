@@ -44,8 +44,9 @@ use std::future::Future;
 pub struct TransactWrite {
     client: Client,
     items: Vec<(&'static str, TransactWriteItem)>,
-    /// For each item that is a unique sentinel: its constraint and value.
-    violations: Vec<Option<(&'static str, &'static str, String)>>,
+    /// For each item that is a unique sentinel: its constraint and value,
+    /// and how to free it when its holder no longer holds the value.
+    violations: Vec<Option<Violation>>,
     /// For each item a tenant client wrote: the guard its condition holds
     /// (the item is absent or of its entity).
     guards: Vec<Option<IdentityGuard>>,
@@ -133,11 +134,13 @@ impl TransactWrite {
         match added {
             Ok(()) => {
                 self.items.push((entity, companion.item));
-                self.violations.push(
-                    companion
-                        .violation
-                        .map(|(constraint, value)| (entity, constraint, value)),
-                );
+                self.violations
+                    .push(companion.violation.map(|(constraint, value)| Violation {
+                        entity,
+                        constraint,
+                        value,
+                        reclaim: companion.reclaim,
+                    }));
                 // A tenant write's snapshot slot that another entity's item
                 // holds is refused like the write itself.
                 self.guards.push(guard.filter(|_| companion.slot));
@@ -411,25 +414,58 @@ impl TransactWrite {
             .items
             .first()
             .map_or("transaction", |(entity, _)| *entity);
-        let token = self.token.unwrap_or_else(single::new_token);
-        let result = self
-            .client
-            .inner
-            .sdk
-            .transact_write_items()
-            .set_transact_items(Some(self.items.into_iter().map(|(_, item)| item).collect()))
-            .client_request_token(&token)
-            .send()
-            .await
-            .map_err(|e| single::transaction_error(entity, token, e));
-        match result {
-            Ok(_) => Ok(()),
-            Err(Error::TransactionCanceled { reasons, source }) => {
-                Err(guard_refusal(&self.client, &self.guards, &reasons)
-                    .or_else(|| unique_violation(&self.violations, &reasons))
-                    .unwrap_or(Error::TransactionCanceled { reasons, source }))
+        let mut items: Vec<TransactWriteItem> =
+            self.items.into_iter().map(|(_, item)| item).collect();
+        // A value a stale claim refused is freed and the transaction sent
+        // again (a canceled one applied nothing), with a new token of ours:
+        // never with the caller's, which names one request.
+        let reclaims = self.token.is_none()
+            && self
+                .violations
+                .iter()
+                .flatten()
+                .any(|v| v.reclaim.is_some());
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let token = self.token.clone().unwrap_or_else(single::new_token);
+            // Kept for a second send only when one may follow.
+            let sent = match reclaims {
+                true => items.clone(),
+                false => std::mem::take(&mut items),
+            };
+            let result = self
+                .client
+                .inner
+                .sdk
+                .transact_write_items()
+                .set_transact_items(Some(sent))
+                .client_request_token(&token)
+                .send()
+                .await
+                .map_err(|e| single::transaction_error(entity, token, e));
+            let (reasons, source) = match result {
+                Ok(_) => return Ok(()),
+                Err(Error::TransactionCanceled { reasons, source }) => (reasons, source),
+                Err(other) => return Err(other),
+            };
+            if let Some(refusal) = guard_refusal(&self.client, &self.guards, &reasons) {
+                return Err(refusal);
             }
-            Err(other) => Err(other),
+            let Some(taken) = violated(&self.violations, &reasons) else {
+                return Err(Error::TransactionCanceled { reasons, source });
+            };
+            let again = reclaims && attempt < super::rmw::GUARDED_ATTEMPTS;
+            if let (true, Some(reclaim)) = (again, taken.reclaim) {
+                if reclaim(&self.client, taken.constraint, &taken.value).await? {
+                    continue;
+                }
+            }
+            return Err(Error::UniqueViolation {
+                entity: taken.entity,
+                constraint: taken.constraint,
+                value: taken.value.clone(),
+            });
         }
     }
 }
@@ -487,19 +523,25 @@ impl Guarded {
     }
 }
 
-fn unique_violation(
-    violations: &[Option<(&'static str, &'static str, String)>],
+/// A unique sentinel of the transaction: whose, which value, and how to
+/// free it when stale.
+struct Violation {
+    entity: &'static str,
+    constraint: &'static str,
+    value: String,
+    reclaim: Option<single::Reclaim>,
+}
+
+/// The sentinel whose failed condition canceled the transaction: its
+/// value is taken.
+fn violated<'a>(
+    violations: &'a [Option<Violation>],
     reasons: &[crate::CancellationReason],
-) -> Option<Error> {
+) -> Option<&'a Violation> {
     reasons
         .iter()
         .filter(|reason| reason.is_condition_failed())
-        .find_map(|reason| violations.get(reason.index)?.clone())
-        .map(|(entity, constraint, value)| Error::UniqueViolation {
-            entity,
-            constraint,
-            value,
-        })
+        .find_map(|reason| violations.get(reason.index)?.as_ref())
 }
 
 /// What both transactions refuse before sending: an error a builder call

@@ -159,6 +159,7 @@ fn put_sentinel_from<E: Entity>(
         key: sentinel_key::<E>(constraint, &value),
         item: TransactWriteItem::builder().put(put).build(),
         violation: Some((constraint.name, value)),
+        reclaim: Some(reclaim_boxed::<E>),
         slot: false,
     })
 }
@@ -182,6 +183,7 @@ fn delete_sentinel<E: Entity>(
         key: sentinel_key::<E>(constraint, value),
         item: TransactWriteItem::builder().delete(delete).build(),
         violation: None,
+        reclaim: None,
         slot: false,
     })
 }
@@ -368,6 +370,52 @@ fn names_owner(sentinel: &Item, owner: &[(&'static str, AttributeValue)]) -> boo
         .all(|(attribute, value)| sentinel.get(*attribute) == Some(value))
 }
 
+/// [`reclaim_stale`] as a companion carries it: a plain function pointer,
+/// so a transaction of several entities can hold one per sentinel.
+fn reclaim_boxed<'a, E: Entity>(
+    client: &'a Client,
+    constraint: &'a str,
+    value: &'a str,
+) -> super::BoxFuture<'a, Result<bool>> {
+    let Some(index) = E::MODEL
+        .managed
+        .unique
+        .iter()
+        .position(|c| c.name == constraint)
+    else {
+        return Box::pin(async { Ok(false) });
+    };
+    let stale = Stale {
+        model: E::MODEL,
+        key: sentinel_key::<E>(&E::MODEL.managed.unique[index], value),
+        index,
+        value,
+        holds: holds_value::<E>,
+    };
+    Box::pin(stale.reclaim(client))
+}
+
+/// Whether the stored `item` holds `value` as its unique value `index`
+/// (live, and not changed since): a sentinel naming it is not stale.
+fn holds_value<E: Entity>(client: &Client, item: Item, index: usize, value: &str) -> bool {
+    if !super::lifecycle::holds_unique::<E>(client, &item) {
+        return false;
+    }
+    match E::from_item(item) {
+        Ok(entity) => {
+            entity
+                .unique_values()
+                .get(index)
+                .cloned()
+                .flatten()
+                .as_deref()
+                == Some(value)
+        }
+        // An item the entity cannot read keeps its claim.
+        Err(_) => true,
+    }
+}
+
 /// Frees the sentinel of `value` of `constraint` if it is stale: the item
 /// it names is gone (deleted by DynamoDB's TTL sweep, or by a write that
 /// bypassed the client), expired, soft-deleted without `keep_unique`, or
@@ -381,67 +429,62 @@ pub(crate) async fn reclaim_stale<E: Entity>(
     constraint: &str,
     value: &str,
 ) -> Result<bool> {
-    let Some(index) = E::MODEL
-        .managed
-        .unique
-        .iter()
-        .position(|c| c.name == constraint)
-    else {
-        return Ok(false);
-    };
-    let key = sentinel_key::<E>(&E::MODEL.managed.unique[index], value);
-    let Some(sentinel) = client.get_raw(E::MODEL.name, key.clone(), true).await? else {
-        return Ok(true);
-    };
-    let Some(owner) = owner_key::<E>(sentinel.clone()) else {
-        return Ok(false);
-    };
-    let holder = client.get_raw(E::MODEL.name, owner, true).await?;
-    let stale = match holder {
-        None => true,
-        Some(item) if !super::lifecycle::holds_unique::<E>(client, &item) => true,
-        Some(item) => match E::from_item(item) {
-            Ok(entity) => {
-                entity
-                    .unique_values()
-                    .get(index)
-                    .cloned()
-                    .flatten()
-                    .as_deref()
-                    != Some(value)
+    reclaim_boxed::<E>(client, constraint, value).await
+}
+
+/// A sentinel that may be stale, and how to tell.
+struct Stale<'a> {
+    model: &'static EntityModel,
+    key: Item,
+    index: usize,
+    value: &'a str,
+    holds: fn(&Client, Item, usize, &str) -> bool,
+}
+
+impl Stale<'_> {
+    async fn reclaim(self, client: &Client) -> Result<bool> {
+        let name = self.model.name;
+        let Some(sentinel) = client.get_raw(name, self.key.clone(), true).await? else {
+            return Ok(true);
+        };
+        let Some(owner) = owner_key_in(&self.model.primary, sentinel.clone()) else {
+            return Ok(false);
+        };
+        let stale = match client.get_raw(name, owner, true).await? {
+            None => true,
+            Some(item) => !(self.holds)(client, item, self.index, self.value),
+        };
+        if !stale {
+            return Ok(false);
+        }
+        let mut names = std::collections::HashMap::new();
+        let mut values = std::collections::HashMap::new();
+        let mut conditions = Vec::new();
+        for (i, attribute) in [OWNER_PK, OWNER_SK].into_iter().enumerate() {
+            if let Some(value) = sentinel.get(attribute) {
+                names.insert(format!("#o{i}"), attribute.to_owned());
+                values.insert(format!(":o{i}"), value.clone());
+                conditions.push(format!("#o{i} = :o{i}"));
             }
-            // An item the entity cannot read is left its claim.
-            Err(_) => false,
-        },
-    };
-    if !stale {
-        return Ok(false);
-    }
-    let names_read_owner = [OWNER_PK, OWNER_SK]
-        .into_iter()
-        .filter_map(|attribute| {
-            let value = sentinel.get(attribute)?.clone();
-            Some(entity_core::__private::condition_equals::<E>(
-                attribute, value,
-            ))
-        })
-        .reduce(Condition::and);
-    let condition = condition_only(names_read_owner.as_ref(), "unique sentinel")?;
-    let deleted = client
-        .inner
-        .sdk
-        .delete_item()
-        .table_name(client.checked_table()?)
-        .set_key(Some(key))
-        .expressions(condition)
-        .send()
-        .await
-        .map_err(|e| crate::error::from_sdk("DeleteItem", E::MODEL.name, e));
-    match deleted {
-        // Claimed again meanwhile: the write, sent again, says by whom.
-        Ok(_) => Ok(true),
-        Err(e) if e.is_condition_failed() => Ok(true),
-        Err(e) => Err(e),
+        }
+        let deleted = client
+            .inner
+            .sdk
+            .delete_item()
+            .table_name(client.checked_table()?)
+            .set_key(Some(self.key))
+            .condition_expression(conditions.join(" AND "))
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(values))
+            .send()
+            .await
+            .map_err(|e| crate::error::from_sdk("DeleteItem", name, e));
+        match deleted {
+            // Claimed again meanwhile: the write, sent again, says by whom.
+            Ok(_) => Ok(true),
+            Err(e) if e.is_condition_failed() => Ok(true),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -519,7 +562,11 @@ impl<E: Entity + Send + 'static> GetUnique<E> {
 
 /// The owner's table key a sentinel names.
 pub(crate) fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
-    let primary = &E::MODEL.primary;
+    owner_key_in(&E::MODEL.primary, sentinel)
+}
+
+/// The owner's key a sentinel names, on a table keyed as `primary`.
+fn owner_key_in(primary: &entity_core::IndexModel, sentinel: Item) -> Option<Item> {
     let mut key = Item::with_capacity(2);
     key.insert(
         primary.pk.attribute.to_owned(),
