@@ -583,7 +583,10 @@ async fn a_transaction_create_takes_a_value_whose_holder_expired() {
         .transact_write()
         .create(&member("u2", "ada@example.com", None))
         .await;
-    assert!(matches!(held, Err(Error::UniqueViolation { .. })), "{held:?}");
+    assert!(
+        matches!(held, Err(Error::UniqueViolation { .. })),
+        "{held:?}"
+    );
     clock.set(T0 + 61);
     client
         .transact_write()

@@ -301,6 +301,30 @@ macro_rules! rows {
     )*};
 }
 
+/// The methods every row spells alike: a `body` field, an `id` field.
+macro_rules! row_basics {
+    () => {
+        fn body(&self) -> &str {
+            &self.body
+        }
+        fn with_body(&self, body: &str) -> Self {
+            Self {
+                body: body.into(),
+                ..self.clone()
+            }
+        }
+        fn rekeyed(&self, n: u32) -> Self {
+            Self {
+                id: id(n),
+                ..self.clone()
+            }
+        }
+        fn set_body(body: &str) -> Update<Self> {
+            Update::new().set(Self::fields().body, body)
+        }
+    };
+}
+
 // ---- The rows.
 
 /// Unique × version × history × soft delete (with its expiry) × fixed TTL
@@ -479,24 +503,7 @@ impl Row for Ledger {
             updated_at: None,
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_code(format!("code-{n}")))
     }
@@ -521,24 +528,7 @@ impl Row for Account {
             expires_at: None,
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_handle(format!("handle-{n}")))
     }
@@ -563,24 +553,7 @@ impl Row for Card {
             expires_at: None,
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(_: u32) -> Option<UniqueKey<Self>> {
         None
     }
@@ -607,24 +580,7 @@ impl Row for Stock {
             lot: String::new(),
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_sku(format!("sku-{n}")))
     }
@@ -649,24 +605,7 @@ impl Row for Memo {
             updated_at: None,
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_slug(format!("slug-{n}")))
     }
@@ -690,24 +629,7 @@ impl Row for Log {
             created_at: None,
         }
     }
-    fn body(&self) -> &str {
-        &self.body
-    }
-    fn with_body(&self, body: &str) -> Self {
-        Self {
-            body: body.into(),
-            ..self.clone()
-        }
-    }
-    fn rekeyed(&self, n: u32) -> Self {
-        Self {
-            id: id(n),
-            ..self.clone()
-        }
-    }
-    fn set_body(body: &str) -> Update<Self> {
-        Update::new().set(Self::fields().body, body)
-    }
+    row_basics!();
     fn unique(_: u32) -> Option<UniqueKey<Self>> {
         None
     }
