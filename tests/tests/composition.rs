@@ -599,3 +599,33 @@ async fn a_transaction_create_takes_a_value_whose_holder_expired() {
         .expect("get_unique");
     assert_eq!(holder.map(|m| m.user_id).as_deref(), Some("u2"));
 }
+
+#[tokio::test]
+async fn a_read_transaction_hides_what_every_read_hides() {
+    let (_t, client, clock) = at_t0(&[Member::MODEL]).await;
+    let mut temp = member("u1", "ada@example.com", None);
+    temp.expires_at = Some(EpochSeconds((T0 + 60) as i64));
+    client.create(&temp).await.expect("create u1");
+    client
+        .create(&member("u2", "grace@example.com", None))
+        .await
+        .expect("create u2");
+    client.delete(Member::key("u2")).await.expect("soft delete");
+    clock.set(T0 + 61);
+    let read = || {
+        client
+            .transact_get()
+            .get(Member::key("u1"))
+            .get(Member::key("u2"))
+    };
+    let out = read().await.expect("transact get");
+    assert_eq!(out.entity::<Member>(0).expect("u1"), None, "expired");
+    assert_eq!(out.entity::<Member>(1).expect("u2"), None, "deleted");
+    let out = read()
+        .include_expired(true)
+        .include_deleted(true)
+        .await
+        .expect("transact get");
+    assert!(out.entity::<Member>(0).expect("u1").is_some());
+    assert!(out.entity::<Member>(1).expect("u2").is_some());
+}

@@ -5,6 +5,7 @@ use super::managed::{self, Mode};
 use super::operation::{operation, Operation};
 use super::single::{self, Companion, IdentityGuard};
 use super::update::render_update;
+use super::visibility::{Shown, Visibility};
 use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
@@ -75,6 +76,7 @@ impl Client {
         TransactGet {
             client: self.clone(),
             items: Vec::new(),
+            shown: Shown::default(),
             keys: KeySet::default(),
             error: None,
         }
@@ -604,6 +606,7 @@ operation!([] TransactWrite => ());
 pub struct TransactGet {
     client: Client,
     items: Vec<(&'static str, TransactGetItem)>,
+    shown: Shown,
     /// The keys read so far, to refuse a repeat (DynamoDB would).
     keys: KeySet<()>,
     error: Option<Error>,
@@ -613,15 +616,23 @@ pub struct TransactGet {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TransactGetOutput {
     entities: Vec<&'static str>,
-    /// One entry per requested key: the item, or `None`.
+    /// One entry per requested key: the item as stored, or `None`.
     pub items: Vec<Option<Item>>,
+    /// The rule of every read, at the time of this one: expired and
+    /// soft-deleted items are not entities unless asked for.
+    visibility_at: i64,
+    shown: Shown,
 }
 
 impl TransactGetOutput {
-    /// The `index`th item read as `E` (`None` when there was no item).
+    /// The `index`th item read as `E`: `None` when there was no item, or
+    /// when it is expired or soft-deleted (as every read hides them, unless
+    /// the transaction asked for them with `include_expired` /
+    /// `include_deleted`).
     pub fn entity<E: Entity>(&self, index: usize) -> Result<Option<E>> {
+        let visibility = Visibility::at::<E>(self.visibility_at, self.shown);
         match self.items.get(index) {
-            Some(Some(item)) => Ok(Some(E::from_item(item.clone())?)),
+            Some(Some(item)) if visibility.shows(item) => Ok(Some(E::from_item(item.clone())?)),
             _ => Ok(None),
         }
     }
@@ -633,6 +644,8 @@ impl TransactGetOutput {
 }
 
 impl TransactGet {
+    super::visibility::shown_methods!();
+
     /// Reads the item with this key.
     pub fn get<E: Entity + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
         self.get_any(key)
@@ -682,7 +695,12 @@ impl TransactGet {
             .into_iter()
             .map(|r| r.item)
             .collect();
-        Ok(TransactGetOutput { entities, items })
+        Ok(TransactGetOutput {
+            entities,
+            items,
+            visibility_at: super::visibility::epoch_now(&self.client),
+            shown: self.shown,
+        })
     }
 }
 

@@ -46,11 +46,7 @@ pub(crate) struct Visibility {
 impl Visibility {
     /// The rule for reads of `R` by `client` now.
     pub(crate) fn of<R: Readable>(client: &Client, shown: Shown) -> Self {
-        let now = client
-            .now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-        Self::at::<R>(now, shown)
+        Self::at::<R>(epoch_now(client), shown)
     }
 
     /// The rule for reads of `R` at `now` (epoch seconds).
@@ -88,6 +84,14 @@ impl Visibility {
     pub(crate) fn attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.ttl.iter().chain(&self.deleted).copied()
     }
+}
+
+/// The client's clock in epoch seconds.
+pub(crate) fn epoch_now(client: &Client) -> i64 {
+    client
+        .now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// Epoch seconds as DynamoDB's TTL reads them (an integer, or a decimal
