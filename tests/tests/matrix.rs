@@ -210,6 +210,22 @@ async fn walk<E: Row>() {
         listed.iter().all(|e| key(e) != key(&a)),
         "{name}: {listed:?}"
     );
+    let tx = client
+        .transact_get()
+        .get(key(&a))
+        .await
+        .expect("transact get");
+    assert_eq!(
+        tx.entity::<E>(0).expect("decode"),
+        None,
+        "{name}: transact get"
+    );
+    let batch = client
+        .batch_get([key(&a)])
+        .consistent_read(true)
+        .await
+        .expect("batch get");
+    assert!(batch.items.is_empty(), "{name}: batch get");
     if let Some(lookup) = unique_a {
         let holder = client.get_unique(lookup).await.expect("get_unique");
         assert_eq!(holder, None, "{name}: a deleted item holds no value");
