@@ -9,10 +9,10 @@
 
 use super::lifecycle::{self, is_gone, soft_delete_update};
 use super::managed::{self, Mode, Stamped};
+use super::render::render_update;
 use super::rmw::{read_modify_write, Start, Step};
 use super::single::{Action, IdentityGuard, SingleWrite};
 use super::unique;
-use super::update::render_update;
 use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
@@ -244,7 +244,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
     ) -> Result<Option<Item>> {
         let not_deleted = entity_core::__private::condition_not_exists(soft.attribute);
         let completed =
-            super::update::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
+            super::render::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
         let update = super::history::HistoryUpdate {
             client: &self.client,
             key: &self.key,

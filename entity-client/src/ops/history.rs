@@ -9,7 +9,7 @@
 //! index). The version is zero-padded to ten digits, so snapshots sort by
 //! version: `ORDER#01HX…@0000000010` after `…@0000000009`.
 
-use super::lifecycle::epoch_seconds;
+use super::managed::epoch_seconds;
 use super::managed::version_of;
 use super::operation::{operation, run, Operation};
 use super::rmw::{read_modify_write, Current, Start, Step};
@@ -211,7 +211,7 @@ impl<E: Entity> HistoryUpdate<'_, E> {
                 self.condition.clone(),
                 Some(super::managed::version_condition::<E>(version, read)),
             );
-            let rendered = super::update::render_completed(self.completed.clone(), condition)?;
+            let rendered = super::render::render_completed(self.completed.clone(), condition)?;
             let mut write = super::single::SingleWrite::new(
                 entity,
                 super::single::Action::Update {

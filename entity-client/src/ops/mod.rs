@@ -13,6 +13,7 @@ pub mod migrate;
 pub(crate) mod operation;
 pub mod paging;
 pub mod query;
+pub(crate) mod render;
 pub(crate) mod rmw;
 pub mod scan;
 pub(crate) mod sharded;
@@ -137,6 +138,15 @@ impl<E: Entity + Send + 'static> Returning<E> for ReturnNew {
 /// item; some compatible servers return the key they were given instead.
 fn is_key_only<E: Entity>(item: &Item) -> bool {
     item.keys().all(|name| is_table_key::<E>(name))
+}
+
+/// The table key attributes of `item`.
+pub(crate) fn table_key<E: Entity>(item: &Item) -> Item {
+    let primary = &E::MODEL.primary;
+    std::iter::once(primary.pk.attribute)
+        .chain(primary.sk.map(|sk| sk.attribute))
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
 }
 
 /// Whether `name` is one of the table key attributes of `E`.

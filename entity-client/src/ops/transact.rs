@@ -3,8 +3,8 @@
 
 use super::managed::{self, Mode};
 use super::operation::{operation, Operation};
+use super::render::render_update;
 use super::single::{self, Companion, IdentityGuard};
-use super::update::render_update;
 use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};

@@ -283,7 +283,7 @@ pub(crate) async fn backfill<E: Entity>(
     let mut out = Backfilled::default();
     let table = client.checked_table()?;
     let reference = owner_attributes::<E>(owner);
-    let key_of = |item: &Item| crate::ops::migrate::table_key::<E>(item);
+    let key_of = |item: &Item| crate::ops::table_key::<E>(item);
     for (constraint, value) in E::MODEL.managed.unique.iter().zip(values) {
         let Some(value) = value else { continue };
         let key = sentinel_key::<E>(constraint, &value);

@@ -45,7 +45,7 @@ pub use config::{KeyMode, StatsConfig, Thresholds};
 pub use record::{KeyLabel, Operation};
 pub use report::{Finding, KeyStats, OperationStats, Report};
 
-use crate::client::{Client, Inner};
+use crate::client::{Client, Extension, Inner};
 use extract::Labeler;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -62,6 +62,12 @@ pub(crate) struct Recorder {
     config: StatsConfig,
     labeler: Labeler,
     window: Mutex<Window>,
+}
+
+impl Extension for Stats {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 impl Recorder {
@@ -140,7 +146,7 @@ impl Client {
             .build();
         let mut inner = Inner::clone(&self.inner);
         inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
-        inner.stats = Some(stats);
+        inner.stats = Some(Arc::new(stats));
         Self {
             inner: Arc::new(inner),
         }
@@ -148,6 +154,6 @@ impl Client {
 
     /// The request statistics, if [`Client::with_stats`] turned them on.
     pub fn stats(&self) -> Option<&Stats> {
-        self.inner.stats.as_ref()
+        (self.inner.stats.as_deref()).and_then(|stats| stats.as_any().downcast_ref())
     }
 }
