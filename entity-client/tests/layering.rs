@@ -1,8 +1,9 @@
 //! The layers of entity-client, read from its sources.
 //!
 //! Every file of `src/` belongs to one layer of the table below. A file
-//! imports only from its own layer or from a layer below it, and no files
-//! import each other in a circle, inside a layer or across layers. An import
+//! imports only from its own layer or from a layer below it, no files
+//! import each other in a circle, inside a layer or across layers, and no
+//! operation builder (L5) imports another. An import
 //! is a `use crate::…`, `use super::…`, `use self::…` or `use child::…` item,
 //! or a `crate::…` / `super::…` path written in the code; a name that a
 //! module only hands on (`pub use`) is followed to the file that defines it.
@@ -38,10 +39,17 @@ const LAYERS: &[(&str, usize)] = &[
     ("ops/unique.rs", 3),
     ("ops/history.rs", 3),
     ("ops/visibility.rs", 3),
-    // L4 execution: one write sent (single), read-modify-write, the
-    // `Operation` trait and explain, paging, and the interceptors with the
-    // request facts they read (trace; stats' records and extraction).
+    // L4 execution: one write sent (single, a whole item's write, a history
+    // entity's update), read-modify-write, the `Operation` trait and
+    // explain, paging, batch chunks and their retries, and the interceptors
+    // with the request facts they read (trace; stats' records and
+    // extraction).
     ("ops/single.rs", 4),
+    ("ops/history_update.rs", 4),
+    ("ops/whole_write.rs", 4),
+    ("ops/batch/mod.rs", 4),
+    ("ops/batch/seen.rs", 4),
+    ("ops/batch/write_chunk.rs", 4),
     ("ops/rmw.rs", 4),
     ("ops/operation.rs", 4),
     ("ops/explain.rs", 4),
@@ -65,20 +73,13 @@ const LAYERS: &[(&str, usize)] = &[
     ("lib.rs", 7),
 ];
 
-/// Upward arrows and circles today's code still has: debt, to be paid and
-/// never added to. An entry is `"from.rs -> to.rs"`.
-const ALLOWED: &[&str] = &[
-    // The history reader (`History`) and `GetUnique` are builders that
-    // still live in their feature's file, with the snapshot companions and
-    // the sentinel moves: they go to builder files of their own.
-    "ops/history.rs -> ops/operation.rs",
-    "ops/history.rs -> ops/rmw.rs",
-    "ops/history.rs -> ops/single.rs",
-    "ops/history.rs -> trace.rs",
-    "ops/unique.rs -> ops/operation.rs",
-    "ops/unique.rs -> ops/single.rs",
-    "ops/unique.rs -> trace.rs",
-];
+/// The layer of the operation builders, which import no other file of it.
+const BUILDERS: usize = 5;
+
+/// Arrows the checks let through while they are being taken out: debt, to
+/// be paid and never added to. An entry is `"from.rs -> to.rs"`; one the
+/// code no longer has fails the test, so the list only shrinks.
+const ALLOWED: &[&str] = &[];
 
 fn layer(file: &str) -> usize {
     LAYERS
@@ -560,6 +561,13 @@ fn no_arrow_runs_up_and_no_files_import_each_other_in_a_circle() {
     }
     for ((from, to), paths) in &arrows {
         let (up, down) = (layer(from), layer(to));
+        if up == BUILDERS && down == BUILDERS {
+            let paths: Vec<_> = paths.iter().map(String::as_str).collect();
+            failures.push(format!(
+                "{from} imports {to}: a builder imports no other builder (move what they share down): {}",
+                paths.join(", ")
+            ));
+        }
         if down > up {
             let paths: Vec<_> = paths.iter().map(String::as_str).collect();
             failures.push(format!(

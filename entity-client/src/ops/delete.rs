@@ -245,7 +245,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
         let not_deleted = entity_core::__private::condition_not_exists(soft.attribute);
         let completed =
             super::render::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
-        let update = super::history::HistoryUpdate {
+        let update = super::history_update::HistoryUpdate {
             client: &self.client,
             key: &self.key,
             completed,
@@ -398,7 +398,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
             check_item(E::MODEL, &stamped.item)?;
             let deleted = entity_core::__private::condition_exists::<E>(soft.attribute);
             let condition = managed::with_version(Some(deleted), stamped.expected);
-            let mut write = super::write::whole_write_removing(
+            let mut write = super::whole_write::whole_write_removing(
                 &stamped.item,
                 true,
                 condition.as_ref(),
@@ -406,7 +406,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
             )?;
             write.identity = identity;
             if !soft.keep_unique {
-                let values = super::write::created_values(&stamped)?;
+                let values = super::managed::created_values(&stamped)?;
                 write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;
             }
             write.companions.extend(super::history::companions::<E>(

@@ -275,3 +275,14 @@ pub(crate) fn epoch_seconds(at: SystemTime) -> AttributeValue {
     let seconds = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     AttributeValue::N(seconds.to_string())
 }
+
+/// The unique values of the entity a write stores.
+pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
+    if E::MODEL.managed.unique.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match &stamped.entity {
+        Some(entity) => entity.unique_values(),
+        None => E::from_item(stamped.item.clone())?.unique_values(),
+    })
+}

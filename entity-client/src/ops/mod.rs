@@ -6,7 +6,10 @@ pub mod batch;
 pub mod delete;
 pub mod explain;
 pub mod get;
+pub mod get_unique;
 pub mod history;
+pub mod history_reader;
+pub(crate) mod history_update;
 pub(crate) mod lifecycle;
 pub(crate) mod managed;
 pub mod migrate;
@@ -23,6 +26,7 @@ pub mod transact;
 pub mod unique;
 pub mod update;
 pub(crate) mod visibility;
+pub(crate) mod whole_write;
 pub mod write;
 
 use crate::error::{Error, Result, ValidationError};
@@ -35,6 +39,21 @@ use std::pin::Pin;
 
 /// The future of a sent request.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Another item written in the same transaction: a unique constraint's
+/// sentinel.
+#[derive(Debug)]
+pub(crate) struct Companion {
+    /// The companion's table key.
+    pub key: Item,
+    pub item: aws_sdk_dynamodb::types::TransactWriteItem,
+    /// What a failed condition on it means: this constraint's value is taken.
+    pub violation: Option<(&'static str, String)>,
+    /// A history snapshot's slot: a failed condition means another
+    /// entity's item holds the slot (reported as the write's failed
+    /// condition, with that item, which a tenant client's guard refuses).
+    pub slot: bool,
+}
 
 /// What a write returns: nothing, or the item before or after it.
 pub trait Returning<E>: Send + 'static {

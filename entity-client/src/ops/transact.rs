@@ -4,7 +4,8 @@
 use super::managed::{self, Mode};
 use super::operation::{operation, Operation};
 use super::render::render_update;
-use super::single::{self, Companion, IdentityGuard};
+use super::single::{self, IdentityGuard};
+use super::Companion;
 use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
@@ -198,7 +199,7 @@ impl TransactWrite {
                 ))
                 .into());
             }
-            let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
+            let write = super::whole_write::whole_write(&stamped.item, upsert, condition.as_ref())?;
             let table = self.client.checked_table()?;
             let expressions = Guarded(guard).apply(write.expressions);
             let item = single::transact_item(table, write.action, expressions)?;

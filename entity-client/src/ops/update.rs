@@ -339,7 +339,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
         let entity = E::MODEL.name;
         let completed = completed(&self.key, managed::stamp_update(&self.client, self.update))?;
         let changed: Vec<String> = completed.attributes().map(str::to_owned).collect();
-        let write = super::history::HistoryUpdate {
+        let write = super::history_update::HistoryUpdate {
             client: &self.client,
             key: &self.key,
             completed,
