@@ -38,6 +38,7 @@ mod detect;
 pub(crate) mod extract;
 mod interceptor;
 mod record;
+mod recorder;
 mod report;
 mod window;
 
@@ -47,7 +48,8 @@ pub use report::{Finding, KeyStats, OperationStats, Report};
 
 use crate::client::{Client, Extension, Inner};
 use extract::Labeler;
-use std::sync::{Arc, Mutex, MutexGuard};
+use recorder::Recorder;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use window::Window;
 
@@ -57,24 +59,9 @@ pub struct Stats {
     recorder: Arc<Recorder>,
 }
 
-#[derive(Debug)]
-pub(crate) struct Recorder {
-    config: StatsConfig,
-    labeler: Labeler,
-    window: Mutex<Window>,
-}
-
 impl Extension for Stats {
     fn as_any(&self) -> &dyn std::any::Any {
         self
-    }
-}
-
-impl Recorder {
-    /// The window; a panic elsewhere while it was held leaves counters at
-    /// worst half-updated, never unsafe, so a poisoned lock is used anyway.
-    fn window(&self) -> MutexGuard<'_, Window> {
-        self.window.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -154,6 +141,9 @@ impl Client {
 
     /// The request statistics, if [`Client::with_stats`] turned them on.
     pub fn stats(&self) -> Option<&Stats> {
-        (self.inner.stats.as_deref()).and_then(|stats| stats.as_any().downcast_ref())
+        self.inner
+            .stats
+            .as_deref()
+            .and_then(|stats| stats.as_any().downcast_ref())
     }
 }
