@@ -1,7 +1,9 @@
 //! The client: an `aws_sdk_dynamodb::Client`, a table name and policies,
 //! behind an `Arc` so clones are cheap.
 
-use std::sync::Arc;
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 /// How batch operations retry unprocessed items.
@@ -69,12 +71,51 @@ pub(crate) struct Inner {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) exactly_once: bool,
     pub(crate) engine: crate::Engine,
-    /// Request statistics, when [`Client::with_stats`] turned them on.
-    pub(crate) stats: Option<crate::stats::Stats>,
+    /// Request statistics, when [`Client::with_stats`] turned them on
+    /// (a `stats::Stats`).
+    pub(crate) stats: Option<Arc<dyn Extension>>,
     /// The tenant of a tenant client ([`Client::tenant`]).
     pub(crate) tenant: Option<Arc<str>>,
     /// The tenant clients made from this client, for reuse.
-    pub(crate) tenants: crate::tenancy::TenantCache,
+    pub(crate) tenants: TenantCache,
+}
+
+/// A value that a layer above the client keeps on it (the statistics of
+/// [`Client::with_stats`], the tenant clients of [`Client::tenant`]): the
+/// client holds it by type, and names none of those layers.
+pub(crate) trait Extension: Any + std::fmt::Debug + Send + Sync {
+    /// The value, to downcast to its type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The tenant clients a client made, by tenant. A client derived with
+/// other settings (`with_table`, `with_stats`, ...) starts with none: a
+/// clone of the cache is empty.
+#[derive(Debug, Default)]
+pub(crate) struct TenantCache(Mutex<HashMap<Arc<str>, Arc<dyn Extension>>>);
+
+/// Tenants kept before the cache starts over.
+const CACHED_TENANTS: usize = 4096;
+
+impl Clone for TenantCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl TenantCache {
+    pub(crate) fn get(&self, tenant: &str) -> Option<Arc<dyn Extension>> {
+        self.0.lock().ok()?.get(tenant).cloned()
+    }
+
+    pub(crate) fn put(&self, tenant: Arc<str>, scoped: Arc<dyn Extension>) {
+        if let Ok(mut tenants) = self.0.lock() {
+            if tenants.len() >= CACHED_TENANTS {
+                tenants.clear();
+            }
+            tenants.insert(tenant, scoped);
+        }
+    }
 }
 
 /// Where the client reads the time it writes into `created_at` and
@@ -110,27 +151,14 @@ impl Clock for SystemClock {
 }
 
 impl Client {
-    /// A client for `table` over an SDK client you configured (AWS through
-    /// `aws-config`, or any endpoint).
-    pub fn new(sdk: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
-        let table = table.into();
+    /// A client for `table` over `sdk` as it is: [`Client::new`] (in
+    /// `trace`, as it installs that module's interceptor) first adds what
+    /// every client's SDK client carries.
+    pub(crate) fn assemble(sdk: aws_sdk_dynamodb::Client, table: String) -> Self {
         // Cursors are sealed with a random secret of this client (and its
         // clones) unless the user sets one; either way a cursor never reads
         // outside its query, as its key is checked against the query.
         let cursor_secret = random_secret();
-        // With `tracing`, an interceptor adds each request's cost to its
-        // operation's span (see `trace`): once, also when `sdk` is another
-        // client's (`Client::new(other.sdk().clone(), ..)`), which has it.
-        #[cfg(feature = "tracing")]
-        let sdk = match crate::trace::TraceInterceptor::installed(&sdk) {
-            true => sdk,
-            false => aws_sdk_dynamodb::Client::from_conf(
-                sdk.config()
-                    .to_builder()
-                    .interceptor(crate::trace::TraceInterceptor)
-                    .build(),
-            ),
-        };
         Self {
             inner: Arc::new(Inner {
                 sdk,

@@ -92,7 +92,8 @@ pub use ops::batch::write::{BatchWrite, BatchWriteOutput, RefusedWrite, Unproces
 pub use ops::delete::{Delete, Restore};
 pub use ops::explain::{Explain, Explained, Request};
 pub use ops::get::{Get, GetProjected, Projection};
-pub use ops::history::History;
+pub use ops::get_unique::GetUnique;
+pub use ops::history_reader::History;
 pub use ops::migrate::{
     KeyValue, Migrate, MigrationCheckpoint, MigrationCounts, MigrationProgress, MigrationReport,
     SegmentCheckpoint, UnreadableItem,
@@ -102,7 +103,7 @@ pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
-pub use ops::unique::{GetUnique, UniqueConflict};
+pub use ops::unique::UniqueConflict;
 pub use ops::update::UpdateItem;
 pub use ops::write::{Put, Upsert};
 pub use ops::{

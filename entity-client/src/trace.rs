@@ -14,9 +14,31 @@
 //! otherwise it asks for `ReturnConsumedCapacity: TOTAL` where the request
 //! left it unset.
 
+use crate::client::Client;
 use crate::error::Result;
 use crate::ops::BoxFuture;
 use std::future::Future;
+
+impl Client {
+    /// A client for `table` over an SDK client you configured (AWS through
+    /// `aws-config`, or any endpoint).
+    pub fn new(sdk: aws_sdk_dynamodb::Client, table: impl Into<String>) -> Self {
+        // With `tracing`, an interceptor adds each request's cost to its
+        // operation's span: once, also when `sdk` is another client's
+        // (`Client::new(other.sdk().clone(), ..)`), which has it.
+        #[cfg(feature = "tracing")]
+        let sdk = match TraceInterceptor::installed(&sdk) {
+            true => sdk,
+            false => aws_sdk_dynamodb::Client::from_conf(
+                sdk.config()
+                    .to_builder()
+                    .interceptor(TraceInterceptor)
+                    .build(),
+            ),
+        };
+        Self::assemble(sdk, table.into())
+    }
+}
 
 /// What a span says about an operation.
 #[cfg_attr(not(feature = "tracing"), allow(dead_code))]

@@ -3,13 +3,28 @@
 //! a grid of the sample items in it, grouped by partition, collection
 //! members marked.
 
+use super::workbench::dynamodb_json;
 use super::{
-    collection_name, collections_on, display, entity_label, physical_indexes, templates, Design,
+    collection_name, collections_on, entity_label, physical_indexes, templates, Design,
     EntityDesign, PhysicalIndex,
 };
+use crate::error::Result;
 use crate::TableDesign;
+use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::Item;
 use std::fmt::Write as _;
+
+impl Design {
+    /// A self-contained HTML page (inline CSS, no external assets): per
+    /// index (the table, each GSI and LSI), the entities' key templates and
+    /// a grid of the sample items' keys, collections marked. A script in
+    /// the page counts the items, partitions and collection items of each
+    /// index into `<pre id="summary">`.
+    pub fn html(&self) -> Result<String> {
+        let table = self.checked()?;
+        Ok(page(self, &table))
+    }
+}
 
 const STYLE: &str = "\
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#1f2328}\
@@ -204,6 +219,15 @@ fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// A value as text: strings and numbers as they are, the rest as
+/// DynamoDB JSON.
+fn display(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
+        other => dynamodb_json(other).to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,18 @@
 //! one row per accessor, with its index, key templates and operation.
 
 use super::{collection_name, entity_label, templates, Design};
+use crate::error::Result;
 use std::fmt::Write as _;
+
+impl Design {
+    /// The access patterns, a Markdown table: one row per accessor (each
+    /// entity's `key`, `primary`, index and unique lookups, and each
+    /// collection), with its index, key templates and operation.
+    pub fn markdown(&self) -> Result<String> {
+        self.checked()?;
+        Ok(table(self))
+    }
+}
 
 /// The table, header included.
 pub(super) fn table(design: &Design) -> String {

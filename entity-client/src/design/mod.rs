@@ -19,7 +19,6 @@ mod workbench;
 
 use crate::error::{Error, Result, ValidationError};
 use crate::TableDesign;
-use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::collection::{CollectionMember, CollectionSpec};
 use entity_core::{EncodeError, EntityModel, IndexModel, Item, KeyModel};
 use std::time::SystemTime;
@@ -124,36 +123,6 @@ impl Design {
     pub fn date(mut self, date: impl Into<String>) -> Self {
         self.date = Some(date.into());
         self
-    }
-
-    /// The NoSQL Workbench data model (import format 3.0), pretty-printed
-    /// JSON: the table's key, one facet per entity with its sample items
-    /// in DynamoDB JSON, every global secondary index. Workbench models have
-    /// no local secondary indexes, and no multi-attribute keys: their
-    /// attributes are listed as non-key attributes.
-    pub fn workbench(&self) -> Result<String> {
-        let table = self.checked()?;
-        let model = workbench::model(self, &table);
-        serde_json::to_string_pretty(&model)
-            .map_err(|e| ValidationError::TableDesign(format!("design JSON: {e}")).into())
-    }
-
-    /// The access patterns, a Markdown table: one row per accessor (each
-    /// entity's `key`, `primary`, index and unique lookups, and each
-    /// collection), with its index, key templates and operation.
-    pub fn markdown(&self) -> Result<String> {
-        self.checked()?;
-        Ok(markdown::table(self))
-    }
-
-    /// A self-contained HTML page (inline CSS, no external assets): per
-    /// index (the table, each GSI and LSI), the entities' key templates and
-    /// a grid of the sample items' keys, collections marked. A script in
-    /// the page counts the items, partitions and collection items of each
-    /// index into `<pre id="summary">`.
-    pub fn html(&self) -> Result<String> {
-        let table = self.checked()?;
-        Ok(html::page(self, &table))
     }
 
     /// The merged table design, or why there is none.
@@ -300,14 +269,5 @@ fn entity_label(model: &EntityModel) -> String {
     match model.tenant {
         Some(tenant) => format!("{} (tenant {})", model.name, tenant.field),
         None => model.name.to_owned(),
-    }
-}
-
-/// A value as text: strings and numbers as they are, the rest as
-/// DynamoDB JSON.
-fn display(value: &AttributeValue) -> String {
-    match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => s.clone(),
-        other => workbench::dynamodb_json(other).to_string(),
     }
 }

@@ -4,10 +4,25 @@
 //! global secondary indexes.
 
 use super::{Design, EntityDesign};
+use crate::error::{Result, ValidationError};
 use crate::TableDesign;
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
+
+impl Design {
+    /// The NoSQL Workbench data model (import format 3.0), pretty-printed
+    /// JSON: the table's key, one facet per entity with its sample items
+    /// in DynamoDB JSON, every global secondary index. Workbench models have
+    /// no local secondary indexes, and no multi-attribute keys: their
+    /// attributes are listed as non-key attributes.
+    pub fn workbench(&self) -> Result<String> {
+        let table = self.checked()?;
+        let model = model(self, &table);
+        serde_json::to_string_pretty(&model)
+            .map_err(|e| ValidationError::TableDesign(format!("design JSON: {e}")).into())
+    }
+}
 
 /// The whole model.
 pub(super) fn model(design: &Design, table: &TableDesign) -> Value {

@@ -9,10 +9,10 @@
 
 use super::lifecycle::{self, is_gone, soft_delete_update};
 use super::managed::{self, Mode, Stamped};
+use super::render::render_update;
 use super::rmw::{read_modify_write, Start, Step};
 use super::single::{Action, IdentityGuard, SingleWrite};
 use super::unique;
-use super::update::render_update;
 use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
@@ -244,8 +244,8 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Delete<E, R> {
     ) -> Result<Option<Item>> {
         let not_deleted = entity_core::__private::condition_not_exists(soft.attribute);
         let completed =
-            super::update::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
-        let update = super::history::HistoryUpdate {
+            super::render::completed(&self.key, soft_delete_update::<E>(&self.client, soft))?;
+        let update = super::history_update::HistoryUpdate {
             client: &self.client,
             key: &self.key,
             completed,
@@ -398,7 +398,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
             check_item(E::MODEL, &stamped.item)?;
             let deleted = entity_core::__private::condition_exists::<E>(soft.attribute);
             let condition = managed::with_version(Some(deleted), stamped.expected);
-            let mut write = super::write::whole_write_removing(
+            let mut write = super::whole_write::whole_write_removing(
                 &stamped.item,
                 true,
                 condition.as_ref(),
@@ -406,7 +406,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
             )?;
             write.identity = identity;
             if !soft.keep_unique {
-                let values = super::write::created_values(&stamped)?;
+                let values = super::managed::created_values(&stamped)?;
                 write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;
             }
             write.companions.extend(super::history::companions::<E>(

@@ -17,14 +17,13 @@
 //! - the TTL a soft delete sets (`expire_after`) replaces the sliding TTL
 //!   of `ttl(after = ..)`, never both in one expression.
 
-use super::managed;
+use super::managed::{self, epoch_seconds};
 use super::visibility::{Deleted, Shown, Visibility};
 use crate::{Client, Error};
-use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::{Entity, Item};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// Whether `item` (a stored item of `E`) is soft-deleted.
 pub(crate) fn is_deleted<E: Entity>(item: &Item) -> bool {
@@ -85,14 +84,6 @@ pub(crate) fn revive_removes<E: Entity>(item: &Item) -> Vec<&'static str> {
         .filter(|attribute| !item.contains_key(*attribute))
         .into_iter()
         .collect()
-}
-
-/// The item a whole-item write stores is live: a `#[entity(deleted_at)]`
-/// field the caller read from a deleted item is not written back.
-pub(crate) fn live(item: &mut Item, soft: Option<SoftDeleteModel>) {
-    if let Some(soft) = soft {
-        item.remove(soft.attribute);
-    }
 }
 
 /// A rewrite of `stored` as `item` keeps it as deleted as it was: the
@@ -163,12 +154,6 @@ pub(crate) fn undeleted<E: Entity>(
         removes.push(ttl.attribute);
     }
     (stored, removes)
-}
-
-/// Epoch seconds as DynamoDB's TTL reads them.
-pub(crate) fn epoch_seconds(at: SystemTime) -> AttributeValue {
-    let seconds = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    AttributeValue::N(seconds.to_string())
 }
 
 /// The composed key attributes of the secondary indexes: not the table's,

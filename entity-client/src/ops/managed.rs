@@ -11,9 +11,10 @@ use crate::error::{Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
+use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::managed::{IdKind, TimestampModel};
 use entity_core::{Entity, Item};
-use std::time::UNIX_EPOCH;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What kind of whole-entity write is stamped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +53,7 @@ impl<E: Entity> Stamped<E> {
 /// Stamps `entity`'s managed fields for a write of kind `mode`.
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
     let mut item = entity.to_item()?;
-    super::lifecycle::live(&mut item, E::MODEL.lifecycle.soft_delete);
+    live(&mut item, E::MODEL.lifecycle.soft_delete);
     let managed = &E::MODEL.managed;
     if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
         item.insert(attribute.to_owned(), expires);
@@ -117,10 +118,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
 fn sliding_ttl<E: Entity>(client: &Client) -> Option<(&'static str, AttributeValue)> {
     let ttl = E::MODEL.lifecycle.ttl?;
     let after = std::time::Duration::from_secs(ttl.after?);
-    Some((
-        ttl.attribute,
-        super::lifecycle::epoch_seconds(client.now() + after),
-    ))
+    Some((ttl.attribute, epoch_seconds(client.now() + after)))
 }
 
 /// A timestamp never set: absent, `NULL`, or the Unix epoch (the `Default`
@@ -262,4 +260,29 @@ pub(crate) fn stamp_update_managed<E: Entity>(client: &Client, update: Update<E>
         );
     }
     update
+}
+
+/// The item a whole-item write stores is live: a `#[entity(deleted_at)]`
+/// field the caller read from a deleted item is not written back.
+pub(crate) fn live(item: &mut Item, soft: Option<SoftDeleteModel>) {
+    if let Some(soft) = soft {
+        item.remove(soft.attribute);
+    }
+}
+
+/// Epoch seconds as DynamoDB's TTL reads them.
+pub(crate) fn epoch_seconds(at: SystemTime) -> AttributeValue {
+    let seconds = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    AttributeValue::N(seconds.to_string())
+}
+
+/// The unique values of the entity a write stores.
+pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
+    if E::MODEL.managed.unique.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(match &stamped.entity {
+        Some(entity) => entity.unique_values(),
+        None => E::from_item(stamped.item.clone())?.unique_values(),
+    })
 }

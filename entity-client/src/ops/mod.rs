@@ -6,13 +6,17 @@ pub mod batch;
 pub mod delete;
 pub mod explain;
 pub mod get;
+pub mod get_unique;
 pub mod history;
+pub mod history_reader;
+pub(crate) mod history_update;
 pub(crate) mod lifecycle;
 pub(crate) mod managed;
 pub mod migrate;
 pub(crate) mod operation;
 pub mod paging;
 pub mod query;
+pub(crate) mod render;
 pub(crate) mod rmw;
 pub mod scan;
 pub(crate) mod sharded;
@@ -22,6 +26,7 @@ pub mod transact;
 pub mod unique;
 pub mod update;
 pub(crate) mod visibility;
+pub(crate) mod whole_write;
 pub mod write;
 
 use crate::error::{Error, Result, ValidationError};
@@ -34,6 +39,29 @@ use std::pin::Pin;
 
 /// The future of a sent request.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Another item written in the same transaction: a unique constraint's
+/// sentinel.
+#[derive(Debug)]
+pub(crate) struct Companion {
+    /// The companion's table key.
+    pub key: Item,
+    pub item: aws_sdk_dynamodb::types::TransactWriteItem,
+    /// What a failed condition on it means: this constraint's value is taken.
+    pub violation: Option<(&'static str, String)>,
+    /// For a sentinel it puts: frees the sentinel if its holder no longer
+    /// holds the value, so the write may be sent again.
+    pub reclaim: Option<Reclaim>,
+    /// A history snapshot's slot: a failed condition means another
+    /// entity's item holds the slot (reported as the write's failed
+    /// condition, with that item, which a tenant client's guard refuses).
+    pub slot: bool,
+}
+
+/// Frees a stale sentinel of `(constraint, value)`: `true` when the write
+/// it refused may be sent again (`unique::reclaim_stale`).
+pub(crate) type Reclaim =
+    for<'a> fn(&'a crate::Client, &'a str, &'a str) -> BoxFuture<'a, Result<bool>>;
 
 /// What a write returns: nothing, or the item before or after it.
 pub trait Returning<E>: Send + 'static {
@@ -137,6 +165,15 @@ impl<E: Entity + Send + 'static> Returning<E> for ReturnNew {
 /// item; some compatible servers return the key they were given instead.
 fn is_key_only<E: Entity>(item: &Item) -> bool {
     item.keys().all(|name| is_table_key::<E>(name))
+}
+
+/// The table key attributes of `item`.
+pub(crate) fn table_key<E: Entity>(item: &Item) -> Item {
+    let primary = &E::MODEL.primary;
+    std::iter::once(primary.pk.attribute)
+        .chain(primary.sk.map(|sk| sk.attribute))
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
 }
 
 /// Whether `name` is one of the table key attributes of `E`.

@@ -19,7 +19,7 @@
 //! `OutcomeUnknown` too, carrying its token: resent with that token within
 //! ten minutes, it is applied at most once.
 
-use super::{Conditional, Expressions};
+use super::{Companion, Conditional, Expressions};
 use crate::error::{from_sdk, CancellationReason, Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::config::retry::RetryConfig;
@@ -39,29 +39,6 @@ pub(crate) enum Action {
     /// DeleteItem.
     Delete { key: Item },
 }
-
-/// Another item written in the same transaction: a unique constraint's
-/// sentinel.
-#[derive(Debug)]
-pub(crate) struct Companion {
-    /// The companion's table key.
-    pub key: Item,
-    pub item: TransactWriteItem,
-    /// What a failed condition on it means: this constraint's value is taken.
-    pub violation: Option<(&'static str, String)>,
-    /// For a sentinel it puts: frees the sentinel if its holder no longer
-    /// holds the value, so the write may be sent again.
-    pub reclaim: Option<Reclaim>,
-    /// A history snapshot's slot: a failed condition means another
-    /// entity's item holds the slot (reported as the write's failed
-    /// condition, with that item, which a tenant client's guard refuses).
-    pub slot: bool,
-}
-
-/// Frees a stale sentinel of `(constraint, value)`: `true` when the write
-/// it refused may be sent again ([`reclaim_stale`](super::unique::reclaim_stale)).
-pub(crate) type Reclaim =
-    for<'a> fn(&'a Client, &'a str, &'a str) -> super::BoxFuture<'a, Result<bool>>;
 
 /// One item's write and how it may be sent.
 #[derive(Debug)]

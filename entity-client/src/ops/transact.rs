@@ -3,9 +3,10 @@
 
 use super::managed::{self, Mode};
 use super::operation::{operation, Operation};
-use super::single::{self, Companion, IdentityGuard};
-use super::update::render_update;
+use super::render::render_update;
+use super::single::{self, IdentityGuard};
 use super::visibility::{Shown, Visibility};
+use super::Companion;
 use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
@@ -203,7 +204,7 @@ impl TransactWrite {
                 ))
                 .into());
             }
-            let write = super::write::whole_write(&stamped.item, upsert, condition.as_ref())?;
+            let write = super::whole_write::whole_write(&stamped.item, upsert, condition.as_ref())?;
             let table = self.client.checked_table()?;
             let expressions = Guarded(guard).apply(write.expressions);
             let item = single::transact_item(table, write.action, expressions)?;
@@ -531,7 +532,7 @@ struct Violation {
     entity: &'static str,
     constraint: &'static str,
     value: String,
-    reclaim: Option<single::Reclaim>,
+    reclaim: Option<super::Reclaim>,
 }
 
 /// The sentinel whose failed condition canceled the transaction: its

@@ -15,14 +15,12 @@
 //! reads the tenant out of the sentinel's key ([`sentinel_tenant`]) and
 //! refuses another tenant's sentinel like another tenant's item.
 
-use super::single::Companion;
-use super::visibility::{Shown, Visibility};
-use super::{condition_only, Conditional};
+use super::{condition_only, Companion, Conditional};
 use crate::error::{Error, Result};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::expr::Condition;
-use entity_core::managed::{UniqueKey, UniqueModel};
+use entity_core::managed::UniqueModel;
 use entity_core::{Entity, EntityModel, Item, KeyTenant};
 
 /// The identity attribute's value in every sentinel.
@@ -33,7 +31,7 @@ const OWNER_PK: &str = "__owner_pk";
 const OWNER_SK: &str = "__owner_sk";
 
 /// The table key of the sentinel of `value` of `constraint`.
-fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
+pub(crate) fn sentinel_key<E: Entity>(constraint: &UniqueModel, value: &str) -> Item {
     let primary = &E::MODEL.primary;
     let mut key = Item::with_capacity(2);
     key.insert(
@@ -285,7 +283,7 @@ pub(crate) async fn backfill<E: Entity>(
     let mut out = Backfilled::default();
     let table = client.checked_table()?;
     let reference = owner_attributes::<E>(owner);
-    let key_of = |item: &Item| crate::ops::migrate::table_key::<E>(item);
+    let key_of = |item: &Item| crate::ops::table_key::<E>(item);
     for (constraint, value) in E::MODEL.managed.unique.iter().zip(values) {
         let Some(value) = value else { continue };
         let key = sentinel_key::<E>(constraint, &value);
@@ -488,78 +486,6 @@ impl Stale<'_> {
     }
 }
 
-/// A lookup by a unique value: the sentinel, then the item it names, both
-/// strongly consistent GetItems.
-///
-/// ```no_run
-/// # use entity_client::{Client, Entity};
-/// # #[derive(Entity)] #[entity(schema = "app", unique(email))] #[pk(id)] struct Customer { id: String, email: String }
-/// # async fn demo(client: Client) -> entity_client::Result<()> {
-/// let found: Option<Customer> = client.get_unique(Customer::by_email("ada@example.com")).await?;
-/// # Ok(()) }
-/// ```
-#[must_use = "a request does nothing until it is awaited"]
-pub struct GetUnique<E> {
-    client: Client,
-    key: UniqueKey<E>,
-}
-
-impl Client {
-    /// Reads the item that holds a unique value (`Customer::by_email(..)`),
-    /// strongly consistent; `None` when no item holds it.
-    pub fn get_unique<E: Entity + entity_core::NotTenant>(
-        &self,
-        key: UniqueKey<E>,
-    ) -> GetUnique<E> {
-        self.get_unique_any(key)
-    }
-
-    /// `get_unique` for any entity, tenant or not: the tenant and
-    /// cross-tenant clients' way in.
-    pub(crate) fn get_unique_any<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
-        GetUnique {
-            client: self.clone(),
-            key,
-        }
-    }
-}
-
-impl<E: Entity + Send + 'static> GetUnique<E> {
-    async fn send(self) -> Result<Option<E>> {
-        if self.key.is_tenant_free() {
-            return Err(crate::ValidationError::InvalidRequest(format!(
-                "the lookup of {}'s `{}` has no tenant: read it through `client.tenant(..).get_unique(..)`, or complete it with `.for_tenant(..)`",
-                E::MODEL.name,
-                self.key.constraint().name
-            ))
-            .into());
-        }
-        let key = sentinel_key::<E>(self.key.constraint(), self.key.value());
-        let sentinel = self.client.get_raw(E::MODEL.name, key, true).await?;
-        let Some(owner) = sentinel.and_then(owner_key::<E>) else {
-            return Ok(None);
-        };
-        let item = self.client.get_raw(E::MODEL.name, owner, true).await?;
-        // Like `get`: an expired or soft-deleted owner is not returned.
-        let visibility = Visibility::of::<E>(&self.client, Shown::default());
-        let Some(item) = item.filter(|item| visibility.shows(item)) else {
-            return Ok(None);
-        };
-        let entity = E::from_item(item)?;
-        // The sentinel and the item are read one after the other: keep the
-        // item only if it still holds the value.
-        let index = E::MODEL
-            .managed
-            .unique
-            .iter()
-            .position(|c| c.name == self.key.constraint().name);
-        let holds = index
-            .and_then(|i| entity.unique_values().into_iter().nth(i).flatten())
-            .is_some_and(|value| value == self.key.value());
-        Ok(holds.then_some(entity))
-    }
-}
-
 /// The owner's table key a sentinel names.
 pub(crate) fn owner_key<E: Entity>(sentinel: Item) -> Option<Item> {
     owner_key_in(&E::MODEL.primary, sentinel)
@@ -577,30 +503,6 @@ fn owner_key_in(primary: &entity_core::IndexModel, sentinel: Item) -> Option<Ite
     }
     Some(key)
 }
-
-impl<E: Entity + Send + 'static> crate::ops::operation::Operation for GetUnique<E> {
-    type Output = Option<E>;
-    const WRITES: bool = false;
-
-    fn describe(&self) -> crate::trace::Op<'_> {
-        crate::trace::Op {
-            operation: "get_unique",
-            entity: E::MODEL.name,
-            table: self.client.table(),
-            index: None,
-        }
-    }
-
-    fn client_mut(&mut self) -> &mut Client {
-        &mut self.client
-    }
-
-    fn execute(self) -> impl std::future::Future<Output = Result<Option<E>>> + Send + 'static {
-        self.send()
-    }
-}
-
-crate::ops::operation::operation!([E: Entity + Send + 'static] GetUnique<E> => Option<E>);
 
 #[cfg(test)]
 mod tests {

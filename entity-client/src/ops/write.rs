@@ -6,19 +6,17 @@
 //! sentinels in the same transaction, and is sent so that no retry applies
 //! it twice ([`single`](super::single)).
 
-use super::managed::{self, Mode, Stamped};
+use super::managed::{self, created_values, Mode, Stamped};
 use super::rmw::{read_modify_write, Current, Start, Step};
-use super::single::{self, Action, SingleWrite};
+use super::single::{self, SingleWrite};
 use super::unique;
-use super::{
-    and, is_table_key, not_exists, render_condition, Expressions, ReturnOld, ReturnStored,
-    Returning,
-};
+use super::whole_write::whole_write;
+use super::{and, not_exists, ReturnOld, ReturnStored, Returning};
 use crate::error::Result;
 use crate::limits::check_item;
 use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
-use entity_core::expr::{Condition, Placeholders, Update};
+use entity_core::expr::Condition;
 use entity_core::{Entity, Item, PrimaryKey};
 use std::marker::PhantomData;
 
@@ -345,17 +343,6 @@ fn created_guard<E: Entity>(current: &Current<E>) -> (Condition<E>, bool) {
     }
 }
 
-/// The unique values of the entity a write stores.
-pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Option<String>>> {
-    if E::MODEL.managed.unique.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(match &stamped.entity {
-        Some(entity) => entity.unique_values(),
-        None => E::from_item(stamped.item.clone())?.unique_values(),
-    })
-}
-
 /// The table key of a stamped entity.
 fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
     Ok(match &stamped.entity {
@@ -385,105 +372,4 @@ fn keep_created<E: Entity>(
         expected,
         created_unset: false,
     })
-}
-
-/// The write of a whole item: a PutItem, or for an upsert an UpdateItem
-/// setting every attribute but the table key (`created_at` only if the
-/// item has none) and removing absent fields.
-pub(crate) fn whole_write<E: Entity>(
-    item: &Item,
-    upsert: bool,
-    condition: Option<&Condition<E>>,
-) -> Result<SingleWrite> {
-    whole_write_removing(item, upsert, condition, &[])
-}
-
-/// [`whole_write`], an upsert also removing `removes` (the marks of a soft
-/// delete, on restore).
-pub(crate) fn whole_write_removing<E: Entity>(
-    item: &Item,
-    upsert: bool,
-    condition: Option<&Condition<E>>,
-    removes: &[&'static str],
-) -> Result<SingleWrite> {
-    let mut placeholders = Placeholders::default();
-    let action = if upsert {
-        let key = table_key_of::<E>(item);
-        let expression = upsert_expression::<E>(item.clone(), removes, &mut placeholders)?;
-        Action::Update { key, expression }
-    } else {
-        Action::Put { item: item.clone() }
-    };
-    let context = if upsert {
-        "upsert condition"
-    } else {
-        "put condition"
-    };
-    let condition = render_condition(condition, &mut placeholders, context)?;
-    Ok(SingleWrite::new(
-        E::MODEL.name,
-        action,
-        Expressions::new(condition, placeholders),
-    ))
-}
-
-/// The table key attributes of an item.
-fn table_key_of<E: Entity>(item: &Item) -> Item {
-    item.iter()
-        .filter(|(name, _)| is_table_key::<E>(name))
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect()
-}
-
-/// The upsert's UpdateExpression: `SET` every attribute of the item but the
-/// table key (`created_at` with `if_not_exists`), `REMOVE` absent fields.
-fn upsert_expression<E: Entity>(
-    item: Item,
-    removes: &[&'static str],
-    placeholders: &mut Placeholders,
-) -> Result<String> {
-    let created_at = E::MODEL.managed.created_at.map(|c| c.attribute);
-    // Absent fields, and the index keys they composed (a sparse index the
-    // item leaves), go; so does a deletion mark (the upsert writes a live
-    // item, as a put does).
-    let absent = E::MODEL
-        .fields
-        .iter()
-        .map(|field| field.attribute)
-        .chain(super::lifecycle::secondary_key_attributes::<E>())
-        .chain(super::lifecycle::revive_removes::<E>(&item))
-        .chain(removes.iter().copied());
-    let mut removed: Vec<&str> = Vec::new();
-    for attribute in absent {
-        if !removed.contains(&attribute) && !item.contains_key(attribute) {
-            removed.push(attribute);
-        }
-    }
-    // In a fixed order: a request resent with its idempotency token must be
-    // the same request, placeholders included.
-    let mut attributes: Vec<_> = item.into_iter().collect();
-    attributes.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut update = Update::<E>::new();
-    for (name, value) in attributes {
-        if is_table_key::<E>(&name) {
-            continue;
-        }
-        update = if Some(name.as_str()) == created_at {
-            entity_core::__private::update_set_raw_if_not_exists(update, &name, value)
-        } else {
-            entity_core::__private::update_set_raw(update, &name, value)
-        };
-    }
-    let mut expression =
-        update
-            .render(placeholders)
-            .map_err(|source| crate::ValidationError::Value {
-                context: "upsert",
-                source,
-            })?;
-    if !removed.is_empty() {
-        let names: Vec<String> = removed.iter().map(|a| placeholders.name(a)).collect();
-        expression.push_str(&format!(" REMOVE {}", names.join(", ")));
-    }
-    Ok(expression)
 }

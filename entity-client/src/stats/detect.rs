@@ -1,15 +1,33 @@
 //! The detectors: each reads the merged window and says what it finds, with
 //! the thresholds of [`Thresholds`].
 
-use super::config::Thresholds;
+use super::config::{StatsConfig, Thresholds};
 use super::record::Operation;
-use super::report::{Finding, KeyStats, OperationStats};
+use super::report::{Finding, KeyStats, OperationStats, Report, TOP_KEYS};
 use super::window::{GroupCounters, Totals};
 use std::collections::HashMap;
 
 /// Filtered requests must have read at least this many items before their
 /// waste is reported: a handful of items says nothing.
 const MIN_FILTER_SCANNED: u64 = 100;
+
+impl Report {
+    /// What the window holds, and what the detectors make of it.
+    pub(crate) fn new(totals: &Totals, config: &StatsConfig) -> Self {
+        let operations = operations(totals);
+        let keys = keys(totals);
+        let findings = findings(totals, &operations, &keys, &config.thresholds);
+        Self {
+            window: config.window,
+            observed: totals.span.min(config.window),
+            operations,
+            top_keys: keys.into_iter().take(TOP_KEYS).collect(),
+            tracked_keys: totals.tracked_keys,
+            dropped_keys: totals.dropped_keys,
+            findings,
+        }
+    }
+}
 
 /// Totals per operation, table and index, busiest first.
 pub(crate) fn operations(totals: &Totals) -> Vec<OperationStats> {

@@ -8,7 +8,7 @@
 
 use super::extract::{outcome, request_facts, throttle_reasons};
 use super::record::RequestFacts;
-use super::Recorder;
+use super::recorder::Recorder;
 use aws_sdk_dynamodb::config::interceptors::{
     BeforeSerializationInterceptorContextMut, FinalizerInterceptorContextRef,
 };

@@ -38,6 +38,7 @@ mod detect;
 pub(crate) mod extract;
 mod interceptor;
 mod record;
+mod recorder;
 mod report;
 mod window;
 
@@ -45,9 +46,10 @@ pub use config::{KeyMode, StatsConfig, Thresholds};
 pub use record::{KeyLabel, Operation};
 pub use report::{Finding, KeyStats, OperationStats, Report};
 
-use crate::client::{Client, Inner};
+use crate::client::{Client, Extension, Inner};
 use extract::Labeler;
-use std::sync::{Arc, Mutex, MutexGuard};
+use recorder::Recorder;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use window::Window;
 
@@ -57,18 +59,9 @@ pub struct Stats {
     recorder: Arc<Recorder>,
 }
 
-#[derive(Debug)]
-pub(crate) struct Recorder {
-    config: StatsConfig,
-    labeler: Labeler,
-    window: Mutex<Window>,
-}
-
-impl Recorder {
-    /// The window; a panic elsewhere while it was held leaves counters at
-    /// worst half-updated, never unsafe, so a poisoned lock is used anyway.
-    fn window(&self) -> MutexGuard<'_, Window> {
-        self.window.lock().unwrap_or_else(|e| e.into_inner())
+impl Extension for Stats {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -140,7 +133,7 @@ impl Client {
             .build();
         let mut inner = Inner::clone(&self.inner);
         inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
-        inner.stats = Some(stats);
+        inner.stats = Some(Arc::new(stats));
         Self {
             inner: Arc::new(inner),
         }
@@ -148,6 +141,9 @@ impl Client {
 
     /// The request statistics, if [`Client::with_stats`] turned them on.
     pub fn stats(&self) -> Option<&Stats> {
-        self.inner.stats.as_ref()
+        self.inner
+            .stats
+            .as_deref()
+            .and_then(|stats| stats.as_any().downcast_ref())
     }
 }

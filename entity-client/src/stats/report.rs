@@ -2,14 +2,12 @@
 //! detectors' findings, each with a recommendation; `Display` renders it
 //! for a log or a terminal.
 
-use super::config::StatsConfig;
 use super::record::{KeyLabel, Operation};
-use super::window::Totals;
 use std::fmt;
 use std::time::Duration;
 
 /// Partition keys listed in [`Report::top_keys`].
-const TOP_KEYS: usize = 10;
+pub(super) const TOP_KEYS: usize = 10;
 
 /// What the window holds, and what the detectors make of it.
 #[derive(Debug, Clone)]
@@ -298,21 +296,6 @@ impl fmt::Display for Finding {
 }
 
 impl Report {
-    pub(crate) fn new(totals: &Totals, config: &StatsConfig) -> Self {
-        let operations = super::detect::operations(totals);
-        let keys = super::detect::keys(totals);
-        let findings = super::detect::findings(totals, &operations, &keys, &config.thresholds);
-        Self {
-            window: config.window,
-            observed: totals.span.min(config.window),
-            operations,
-            top_keys: keys.into_iter().take(TOP_KEYS).collect(),
-            tracked_keys: totals.tracked_keys,
-            dropped_keys: totals.dropped_keys,
-            findings,
-        }
-    }
-
     /// The findings of one kind ([`Finding::kind`]).
     pub fn findings_of(&self, kind: &str) -> impl Iterator<Item = &Finding> {
         let kind = kind.to_owned();

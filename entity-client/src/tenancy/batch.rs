@@ -34,8 +34,8 @@ use std::future::Future;
 
 /// A batch of puts and deletes of one tenant's items
 /// ([`TenantClient::batch_write`]), sent as guarded transactions of up to
-/// 100 writes: a BatchWriteItem takes no conditions, so it could not
-/// carry the identity guard every tenant write has.
+/// 100 writes: a BatchWriteItem takes no conditions, so it cannot carry
+/// the identity guard every write of a tenant client has.
 ///
 /// Another tenant's entity or key is [`Error::TenantMismatch`] and nothing
 /// is sent; so is a key named twice, as the batch's error. A chunk that

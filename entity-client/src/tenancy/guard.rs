@@ -13,6 +13,7 @@
 //! key (`__unique#...`) is read only as one: the tenant it carries, for
 //! the entity whose sentinel it is ([`crate::ops::unique`]).
 
+use crate::error::Refusal;
 use crate::ops::unique::{is_sentinel_key, sentinel_tenant};
 use aws_sdk_dynamodb::config::interceptors::BeforeSerializationInterceptorContextMut;
 use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
@@ -27,7 +28,6 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{EntityModel, Item, KeyTenant, KeyTenantReader, TenantReadable};
 use std::any::TypeId;
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Arc, RwLock};
 
 /// How the guard reads one entity's keys: its model (for its unique
@@ -40,47 +40,6 @@ type Reader = (&'static EntityModel, KeyTenantReader);
 pub(crate) struct Scope {
     pub(crate) tenant: Arc<str>,
     readers: RwLock<Vec<(TypeId, Reader)>>,
-}
-
-/// A request refused because it names a key of another tenant, or of no
-/// tenant. Travels inside the SDK's error to [`crate::error::from_sdk`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Refusal {
-    pub(crate) expected: String,
-    pub(crate) found: Option<String>,
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.found {
-            Some(found) => write!(
-                f,
-                "tenant {:?} cannot address tenant {found:?}",
-                self.expected
-            ),
-            None => write!(
-                f,
-                "tenant {:?} cannot address keys of no tenant",
-                self.expected
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Refusal {}
-
-impl Refusal {
-    /// The refusal inside an SDK error, if it is one.
-    pub(crate) fn find<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refusal> {
-        let mut next = Some(error);
-        while let Some(error) = next {
-            if let Some(refusal) = error.downcast_ref::<Refusal>() {
-                return Some(refusal);
-            }
-            next = error.source();
-        }
-        None
-    }
 }
 
 /// What one key value says about its tenant.
@@ -295,6 +254,7 @@ impl Intercept for TenantGuard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt;
 
     fn product_tenant(attribute: &str, value: &str) -> KeyTenant {
         match (attribute, value.strip_prefix("PRODUCT#")) {

@@ -16,19 +16,19 @@ mod guard;
 mod transact;
 
 pub use batch::TenantBatchWrite;
-pub(crate) use guard::Refusal;
 pub use transact::{
     CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite, TenantTransactGet,
     TenantTransactWrite,
 };
 
+use crate::client::Extension;
 use crate::ops::batch::get::BatchGet;
 use crate::ops::delete::{Delete, Restore};
 use crate::ops::get::Get;
-use crate::ops::history::History;
+use crate::ops::get_unique::GetUnique;
+use crate::ops::history_reader::History;
 use crate::ops::query::QueryRequest;
 use crate::ops::scan::Scan;
-use crate::ops::unique::GetUnique;
 use crate::ops::update::UpdateItem;
 use crate::ops::write::{Put, Upsert};
 use crate::{Client, Error};
@@ -38,8 +38,7 @@ use entity_core::{
     Entity, IntoTenantKey, PrimaryKey, Query, Readable, TenantEntity, TenantReadable,
 };
 use guard::{Scope, TenantGuard};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A client scoped to one tenant: reads and writes of tenant entities
 /// (`#[entity(tenant = ..)]`) address only that tenant's partitions.
@@ -85,6 +84,12 @@ pub struct TenantClient {
     scope: Arc<Scope>,
 }
 
+impl Extension for TenantClient {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 impl Client {
     /// A client scoped to `tenant` (see [`TenantClient`]). It shares this
     /// client's connections and settings, behind an SDK client of its own
@@ -93,11 +98,13 @@ impl Client {
     /// for a tenant's client on every request is cheap.
     pub fn tenant(&self, tenant: impl AsRef<str>) -> TenantClient {
         let tenant = tenant.as_ref();
-        if let Some(cached) = self.inner.tenants.get(tenant) {
-            return cached;
+        let cached = self.inner.tenants.get(tenant);
+        if let Some(cached) = cached.as_deref().and_then(|c| c.as_any().downcast_ref()) {
+            return TenantClient::clone(cached);
         }
         let scoped = self.new_tenant(Arc::from(tenant));
-        self.inner.tenants.put(scoped.clone());
+        let key = scoped.scope.tenant.clone();
+        self.inner.tenants.put(key, Arc::new(scoped.clone()));
         scoped
     }
 
@@ -406,36 +413,6 @@ impl TenantClient {
         let tenant = self.tenant().to_owned();
         let keys = keys.into_iter().map(move |k| k.into_tenant_key(&tenant));
         self.scoped::<E>().batch_get_any(keys)
-    }
-}
-
-/// The tenant clients a client made, by tenant. A client derived with
-/// other settings (`with_table`, `with_stats`, ...) starts with none: a
-/// clone of the cache is empty.
-#[derive(Debug, Default)]
-pub(crate) struct TenantCache(Mutex<HashMap<Arc<str>, TenantClient>>);
-
-/// Tenants kept before the cache starts over.
-const CACHED_TENANTS: usize = 4096;
-
-impl Clone for TenantCache {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl TenantCache {
-    fn get(&self, tenant: &str) -> Option<TenantClient> {
-        self.0.lock().ok()?.get(tenant).cloned()
-    }
-
-    fn put(&self, scoped: TenantClient) {
-        if let Ok(mut tenants) = self.0.lock() {
-            if tenants.len() >= CACHED_TENANTS {
-                tenants.clear();
-            }
-            tenants.insert(scoped.scope.tenant.clone(), scoped);
-        }
     }
 }
 

@@ -7,12 +7,83 @@
 
 use super::until_processed;
 use super::with_batch_retries;
-use super::write::{BatchWriteOutput, UnprocessedWrite};
-use crate::error::from_sdk;
+use crate::error::{from_sdk, Error};
 use crate::keys::{KeyId, KeySet};
 use crate::Client;
 use aws_sdk_dynamodb::types::WriteRequest;
 use entity_core::{IndexModel, Item};
+
+/// A write that a batch could not do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnprocessedWrite {
+    /// The entity.
+    pub entity: &'static str,
+    /// The item's table key attributes.
+    pub key: Item,
+    /// The request (a put with the item, or a delete) as DynamoDB handed it
+    /// back unprocessed; `None` when the request carrying it failed as a
+    /// whole: the SDK consumed it, and the batch keeps no copy (`key` says
+    /// which item; the caller has it).
+    pub request: Option<WriteRequest>,
+}
+
+/// A streamed entity the batch did not send: it could not be converted or
+/// stamped (`Error::Encode`), broke a limit, or named a key the batch had
+/// already named (`ValidationError::DuplicateKey`). The rest of the stream
+/// is still written.
+#[derive(Debug)]
+pub struct RefusedWrite {
+    /// Its position among the streamed entities, from 0 (every
+    /// `put_iter`/`put_stream` of the batch, in the order they were added).
+    pub position: usize,
+    /// The entity.
+    pub entity: &'static str,
+    /// Why it was refused.
+    pub error: Error,
+}
+
+/// What a batch write did, and what it could not.
+///
+/// Every put and delete is accounted for once: `written`, plus the length
+/// of `unprocessed`, plus the length of `refused`, is the number of
+/// requests the batch was given.
+#[derive(Debug)]
+pub struct BatchWriteOutput {
+    /// Puts and deletes DynamoDB accepted.
+    pub written: usize,
+    /// Requests still unprocessed when the attempts ran out, or whose request
+    /// failed.
+    pub unprocessed: Vec<UnprocessedWrite>,
+    /// Requests that failed after the SDK's retries. The other chunks'
+    /// results are kept.
+    pub errors: Vec<Error>,
+    /// Streamed entities that were never sent (see [`RefusedWrite`]).
+    pub refused: Vec<RefusedWrite>,
+}
+
+impl BatchWriteOutput {
+    /// True when every put and delete was written.
+    pub fn is_complete(&self) -> bool {
+        self.unprocessed.is_empty() && self.errors.is_empty() && self.refused.is_empty()
+    }
+
+    pub(super) fn empty() -> Self {
+        Self {
+            written: 0,
+            unprocessed: Vec::new(),
+            errors: Vec::new(),
+            refused: Vec::new(),
+        }
+    }
+
+    pub(super) fn merge(mut self, other: Self) -> Self {
+        self.written = self.written.saturating_add(other.written);
+        self.unprocessed.extend(other.unprocessed);
+        self.errors.extend(other.errors);
+        self.refused.extend(other.refused);
+        self
+    }
+}
 
 /// A write ready to send.
 pub(super) struct Pending {

@@ -7,7 +7,6 @@ mod checkpoint;
 mod rewrite;
 
 pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
-pub(crate) use rewrite::table_key;
 pub use rewrite::UnreadableItem;
 
 use super::operation::{operation, Operation};

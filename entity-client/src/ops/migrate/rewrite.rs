@@ -5,6 +5,7 @@
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
 use crate::ops::lifecycle::{holds_unique, keep_deleted};
+use crate::ops::table_key;
 use crate::ops::unique::{Backfilled, UniqueConflict};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
@@ -116,15 +117,6 @@ fn is_stale<E: Entity>(stored: &Item, current: &Item) -> bool {
         .into_iter()
         .chain([model.version_attribute, model.identity_attribute])
         .any(|attribute| stored.get(attribute) != current.get(attribute))
-}
-
-/// The table key attributes of `item`.
-pub(crate) fn table_key<E: Entity>(item: &Item) -> Item {
-    let primary = &E::MODEL.primary;
-    std::iter::once(primary.pk.attribute)
-        .chain(primary.sk.map(|sk| sk.attribute))
-        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
-        .collect()
 }
 
 /// The condition "the stored item is still as it was read", rendered.

@@ -3,6 +3,8 @@
 use entity_core::{AttributeError, DecodeError, EncodeError, Item};
 use std::fmt;
 
+pub(crate) mod stream;
+
 /// The SDK's error for any operation, kept as the source of ours.
 pub type SdkError = aws_sdk_dynamodb::Error;
 
@@ -204,7 +206,7 @@ pub enum Error {
     /// A DynamoDB Streams record that cannot be decoded (it lacks an image
     /// its event needs), or a request of the streams SDK that failed.
     #[error(transparent)]
-    Stream(#[from] crate::streams::StreamError),
+    Stream(#[from] stream::StreamError),
     /// Any other failure of the service or the connection.
     #[error("{operation} failed: {source}")]
     Service {
@@ -437,7 +439,7 @@ where
 {
     let error = SdkError::from(error);
     // A tenant client's check refused the request before it was sent.
-    if let Some(refusal) = crate::tenancy::Refusal::find(&error) {
+    if let Some(refusal) = Refusal::find(&error) {
         return Error::TenantMismatch {
             expected: refusal.expected.clone(),
             found: refusal.found.clone(),
@@ -494,5 +496,46 @@ impl fmt::Display for CancellationReason {
             self.index,
             self.code.as_deref().unwrap_or("None")
         )
+    }
+}
+
+/// A request refused because it names a key of another tenant, or of no
+/// tenant. Travels inside the SDK's error to [`from_sdk`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) expected: String,
+    pub(crate) found: Option<String>,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.found {
+            Some(found) => write!(
+                f,
+                "tenant {:?} cannot address tenant {found:?}",
+                self.expected
+            ),
+            None => write!(
+                f,
+                "tenant {:?} cannot address keys of no tenant",
+                self.expected
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl Refusal {
+    /// The refusal inside an SDK error, if it is one.
+    pub(crate) fn find<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a Refusal> {
+        let mut next = Some(error);
+        while let Some(error) = next {
+            if let Some(refusal) = error.downcast_ref::<Refusal>() {
+                return Some(refusal);
+            }
+            next = error.source();
+        }
+        None
     }
 }

@@ -1,0 +1,224 @@
+//! `client.history(key)`: the snapshots of [`super::history`] read back,
+//! newest first.
+
+use super::history::{snapshot_identity, snapshot_sk, VERSION_DIGITS};
+use super::operation::{operation, run, Operation};
+use crate::error::{from_sdk, Result};
+use crate::trace::Op;
+use crate::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::lifecycle::HistoryModel;
+use entity_core::{Entity, Item, PrimaryKey};
+use futures::stream::{self, Stream, TryStreamExt};
+use std::future::Future;
+
+/// The history of one item: its snapshots, newest first.
+///
+/// ```no_run
+/// # use entity_client::{Client, Entity};
+/// # #[derive(Entity)] #[entity(schema = "app", history)] #[pk(id)] #[sk()] struct Doc { id: String, #[entity(version)] version: u64 }
+/// # async fn demo(client: Client) -> entity_client::Result<()> {
+/// let versions: Vec<Doc> = client.history(Doc::key("d1")).all().await?;   // newest first
+/// let second: Option<Doc> = client.history(Doc::key("d1")).version(2).await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a request does nothing until it is awaited"]
+pub struct History<E> {
+    client: Client,
+    key: PrimaryKey<E>,
+    consistent: bool,
+}
+
+impl Client {
+    /// The version history of the item with this key (`#[entity(history)]`).
+    pub fn history<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> History<E> {
+        self.history_any(key)
+    }
+
+    /// `history` for any entity, tenant or not: the tenant and cross-tenant
+    /// clients' way in.
+    pub(crate) fn history_any<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
+        History {
+            client: self.clone(),
+            key,
+            consistent: false,
+        }
+    }
+}
+
+impl<E: Entity + Send + 'static> History<E> {
+    /// Strongly consistent reads.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    /// The snapshots, newest first, as a lazy stream (one Query per page),
+    /// in the operation's span.
+    pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
+        let span = self.span();
+        crate::trace::traced_stream(span, self.snapshots())
+    }
+
+    /// Every snapshot, newest first (what `.await` returns).
+    pub async fn all(self) -> Result<Vec<E>> {
+        run(self).await
+    }
+
+    /// The newest snapshot.
+    pub async fn latest(self) -> Result<Option<E>> {
+        let span = self.span();
+        let latest = async move {
+            let items = self.snapshots();
+            futures::pin_mut!(items);
+            items.try_next().await
+        };
+        crate::trace::traced(span, latest).await
+    }
+
+    /// The snapshot of version `version` (a GetItem).
+    pub async fn version(self, version: u64) -> Result<Option<E>> {
+        let span = self.span();
+        crate::trace::traced(span, self.snapshot(version)).await
+    }
+
+    /// The snapshots, newest first, outside any span.
+    fn snapshots(self) -> impl Stream<Item = Result<E>> + Send + 'static {
+        let start = self.prefix().map(|prefix| (self, prefix, None, false));
+        stream::try_unfold(Some(start), |state| async move {
+            let Some(state) = state else {
+                return Ok::<_, crate::Error>(None);
+            };
+            let (history, prefix, start, done) = state?;
+            if done {
+                return Ok(None);
+            }
+            let (items, next) = history.page(&prefix, start).await?;
+            let done = next.is_none();
+            let items: Vec<Result<E>> = items.into_iter().map(Ok).collect();
+            Ok(Some((
+                stream::iter(items),
+                Some(Ok((history, prefix, next, done))),
+            )))
+        })
+        .try_flatten()
+    }
+
+    /// The snapshot of one version, outside any span.
+    async fn snapshot(self, version: u64) -> Result<Option<E>> {
+        let (sk_attribute, sk) = self.base_sk()?;
+        let history = self.model()?;
+        let mut key = self.key.to_item();
+        key.insert(
+            sk_attribute.to_owned(),
+            AttributeValue::S(snapshot_sk(&history, &sk, version)),
+        );
+        let item = (self.client)
+            .get_raw(E::MODEL.name, key, self.consistent)
+            .await?;
+        item.map(|item| self.read(item)).transpose()
+    }
+
+    fn model(&self) -> Result<HistoryModel> {
+        E::MODEL.lifecycle.history.ok_or_else(|| {
+            crate::ValidationError::InvalidRequest(format!(
+                "{} keeps no history: declare #[entity(history)]",
+                E::MODEL.name
+            ))
+            .into()
+        })
+    }
+
+    fn base_sk(&self) -> Result<(&'static str, String)> {
+        self.key.sk.clone().ok_or_else(|| {
+            crate::ValidationError::InvalidRequest("history needs a table sort key".into()).into()
+        })
+    }
+
+    /// The sort key prefix every snapshot of the item starts with.
+    fn prefix(&self) -> Result<String> {
+        let history = self.model()?;
+        let (_, sk) = self.base_sk()?;
+        Ok(format!("{sk}{}", history.separator))
+    }
+
+    /// One Query page of snapshots: those whose sort key is the prefix and
+    /// exactly ten digits (a longer sort key that happens to begin with the
+    /// prefix is another item's).
+    async fn page(&self, prefix: &str, start: Option<Item>) -> Result<(Vec<E>, Option<Item>)> {
+        let (sk_attribute, _) = self.base_sk()?;
+        let output = self
+            .client
+            .inner
+            .sdk
+            .query()
+            .table_name(self.client.checked_table()?)
+            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+            .expression_attribute_names("#pk", self.key.pk_attribute)
+            .expression_attribute_names("#sk", sk_attribute)
+            .expression_attribute_values(":pk", self.key.to_item()[self.key.pk_attribute].clone())
+            .expression_attribute_values(":prefix", AttributeValue::S(prefix.to_owned()))
+            .scan_index_forward(false)
+            .consistent_read(self.consistent)
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(|e| from_sdk("Query", E::MODEL.name, e))?;
+        let identity = snapshot_identity::<E>();
+        let mut items = Vec::new();
+        for item in output.items.unwrap_or_default() {
+            let is_snapshot = matches!(
+                item.get(E::MODEL.identity_attribute),
+                Some(AttributeValue::S(id)) if *id == identity
+            );
+            let suffix = match item.get(sk_attribute) {
+                Some(AttributeValue::S(sk)) => sk.strip_prefix(prefix),
+                _ => None,
+            };
+            let versioned = suffix.is_some_and(|s| {
+                s.len() == VERSION_DIGITS && s.bytes().all(|b| b.is_ascii_digit())
+            });
+            if is_snapshot && versioned {
+                items.push(self.read(item)?);
+            }
+        }
+        Ok((items, output.last_evaluated_key))
+    }
+
+    /// A snapshot read as the entity: its identity and sort key as the live
+    /// item's.
+    fn read(&self, mut item: Item) -> Result<E> {
+        item.insert(
+            E::MODEL.identity_attribute.to_owned(),
+            AttributeValue::S(E::MODEL.name.to_owned()),
+        );
+        if let Some((attribute, sk)) = &self.key.sk {
+            item.insert((*attribute).to_owned(), AttributeValue::S(sk.clone()));
+        }
+        Ok(E::from_item(item)?)
+    }
+}
+
+impl<E: Entity + Send + 'static> Operation for History<E> {
+    type Output = Vec<E>;
+    const WRITES: bool = false;
+
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "history",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<Vec<E>>> + Send + 'static {
+        self.snapshots().try_collect()
+    }
+}
+
+operation!([E: Entity + Send + 'static] History<E> => Vec<E>);
