@@ -143,10 +143,7 @@ impl TenantBatchWrite {
         self,
         key: impl IntoTenantKey<E>,
     ) -> Self {
-        let key = key.into_tenant_key(self.tenant.tenant());
-        let item = key.to_item();
-        let id = KeyId::of(&key);
-        self.add::<E>(item, id, |writes| {
+        self.keyed(key, |writes, key| {
             writes.delete_any(key, None, IdentityGuard::of::<E>(true))
         })
     }
@@ -157,12 +154,22 @@ impl TenantBatchWrite {
         self,
         key: impl IntoTenantKey<E>,
     ) -> Self {
+        self.keyed(key, |writes, key| {
+            writes.purge_any(key, None, IdentityGuard::of::<E>(true))
+        })
+    }
+
+    /// Adds the write `write` makes of the item with `key`, completed with
+    /// this tenant.
+    fn keyed<E: TenantEntity + 'static>(
+        self,
+        key: impl IntoTenantKey<E>,
+        write: impl FnOnce(TransactWrite, entity_core::PrimaryKey<E>) -> TransactWrite,
+    ) -> Self {
         let key = key.into_tenant_key(self.tenant.tenant());
         let item = key.to_item();
         let id = KeyId::of(&key);
-        self.add::<E>(item, id, |writes| {
-            writes.purge_any(key, None, IdentityGuard::of::<E>(true))
-        })
+        self.add::<E>(item, id, |writes| write(writes, key))
     }
 
     /// Adds one write of `E` at `key` to the last chunk (or a new one),
