@@ -341,6 +341,20 @@ macro_rules! row_basics {
     };
 }
 
+/// `partition` of a row whose table partition is its `id`.
+macro_rules! partition_by_id {
+    () => {
+        async fn partition(client: &Client, item: &Self) -> Vec<Self> {
+            client
+                .query(Self::primary(&item.id))
+                .consistent_read(true)
+                .all()
+                .await
+                .expect("query")
+        }
+    };
+}
+
 // ---- The rows.
 
 /// Unique × version × history × soft delete (with its expiry) × fixed TTL
@@ -523,14 +537,7 @@ impl Row for Ledger {
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_code(format!("code-{n}")))
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
-        client
-            .query(Self::primary(&item.id))
-            .consistent_read(true)
-            .all()
-            .await
-            .expect("query")
-    }
+    partition_by_id!();
 }
 
 impl Row for Account {
@@ -548,14 +555,7 @@ impl Row for Account {
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_handle(format!("handle-{n}")))
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
-        client
-            .query(Self::primary(&item.id))
-            .consistent_read(true)
-            .all()
-            .await
-            .expect("query")
-    }
+    partition_by_id!();
 }
 
 impl Row for Card {
@@ -573,14 +573,7 @@ impl Row for Card {
     fn unique(_: u32) -> Option<UniqueKey<Self>> {
         None
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
-        client
-            .query(Self::primary(&item.id))
-            .consistent_read(true)
-            .all()
-            .await
-            .expect("query")
-    }
+    partition_by_id!();
 }
 
 impl Row for Stock {
@@ -600,14 +593,7 @@ impl Row for Stock {
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_sku(format!("sku-{n}")))
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
-        client
-            .query(Self::primary(&item.id))
-            .consistent_read(true)
-            .all()
-            .await
-            .expect("query")
-    }
+    partition_by_id!();
 }
 
 impl Row for Memo {
@@ -625,14 +611,7 @@ impl Row for Memo {
     fn unique(n: u32) -> Option<UniqueKey<Self>> {
         Some(Self::by_slug(format!("slug-{n}")))
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
-        client
-            .query(Self::primary(&item.id))
-            .consistent_read(true)
-            .all()
-            .await
-            .expect("query")
-    }
+    partition_by_id!();
 }
 
 impl Row for Log {

@@ -86,22 +86,10 @@ impl<E: Entity> Current<E> {
     /// (no item, if there was none): a write built from this read applies
     /// only if no other write moved them in between.
     pub(crate) fn unique_guard(&self) -> Condition<E> {
-        let Some(item) = &self.item else {
-            return entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
-        };
-        let mut guard = entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute);
-        for constraint in E::MODEL.managed.unique {
-            for attribute in constraint.attributes {
-                let still = match item.get(*attribute) {
-                    Some(value) => {
-                        entity_core::__private::condition_equals(attribute, value.clone())
-                    }
-                    None => entity_core::__private::condition_not_exists(attribute),
-                };
-                guard = guard.and(still);
-            }
+        match &self.item {
+            Some(item) => unique::still_holds(item),
+            None => entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute),
         }
-        guard
     }
 
     /// Whether a failed write failed because another write changed the

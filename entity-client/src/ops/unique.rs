@@ -347,7 +347,7 @@ pub(crate) async fn backfill<E: Entity>(
 
 /// The owner item (`owner`, as read) still exists and holds the unique
 /// values it held.
-fn still_holds<E: Entity>(owner: &Item) -> Condition<E> {
+pub(crate) fn still_holds<E: Entity>(owner: &Item) -> Condition<E> {
     let mut holds = entity_core::__private::condition_exists(E::MODEL.primary.pk.attribute);
     for constraint in E::MODEL.managed.unique {
         for attribute in constraint.attributes {
