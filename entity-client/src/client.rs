@@ -6,6 +6,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use crate::scoping::{Reads, Scope, Unscoped};
+use entity_core::Readable;
+
 /// How batch operations retry unprocessed items.
 ///
 /// Unprocessed keys and items are retried with exponential backoff and full
@@ -57,9 +60,17 @@ impl BatchPolicy {
 /// let other_handle = client.clone();
 /// # }
 /// ```
+///
+/// `Client` is the plain client, for entities without a tenant; a tenant's
+/// client ([`Client::tenant`]) and the cross-tenant one
+/// ([`Client::cross_tenant`]) are the same type in another
+/// [`scope`](crate::scope): every operation is defined once, for every
+/// scope.
 #[derive(Clone, Debug)]
-pub struct Client {
+pub struct Client<S = Unscoped> {
     pub(crate) inner: Arc<Inner>,
+    /// What this client reaches, and how it completes keys and queries.
+    pub(crate) scope: S,
 }
 
 #[derive(Debug, Clone)]
@@ -172,6 +183,7 @@ impl Client {
                 tenant: None,
                 tenants: Default::default(),
             }),
+            scope: Unscoped,
         }
     }
 
@@ -222,11 +234,6 @@ impl Client {
         self.map_inner(|inner| inner.engine = engine)
     }
 
-    /// The engine the client was told it talks to.
-    pub fn engine(&self) -> crate::Engine {
-        self.inner.engine
-    }
-
     /// Refuses `feature` when the engine lacks it.
     pub(crate) fn require(
         &self,
@@ -262,7 +269,15 @@ impl Client {
         change(&mut inner);
         Self {
             inner: Arc::new(inner),
+            scope: self.scope,
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// The engine the client was told it talks to.
+    pub fn engine(&self) -> crate::Engine {
+        self.inner.engine
     }
 
     /// The SDK client, for anything this crate does not cover.
@@ -285,6 +300,26 @@ impl Client {
     pub(crate) fn checked_table(&self) -> Result<&str, crate::ValidationError> {
         crate::limits::check_table_name(&self.inner.table)?;
         Ok(&self.inner.table)
+    }
+
+    /// The plain client behind this one (for a tenant's, over the SDK
+    /// client that checks its requests).
+    pub(crate) fn unscoped(&self) -> Client {
+        Client {
+            inner: self.inner.clone(),
+            scope: Unscoped,
+        }
+    }
+
+    /// The plain client behind this one, to run an operation on `R`: the
+    /// scope has checked `R` (at compile time) and registered it with its
+    /// request check.
+    pub(crate) fn reach<R: Readable>(&self) -> Client
+    where
+        S: Reads<R>,
+    {
+        self.scope.enter();
+        self.unscoped()
     }
 }
 

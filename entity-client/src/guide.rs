@@ -5,6 +5,8 @@
 //! * [`recipes`]: one-to-many, many-to-many, uniqueness, time series.
 //! * [`composition`]: the order a write runs the features in, the read
 //!   rule, and the matrix of features × operations.
+//! * [`tenancy`]: a tenant's scope, what it completes and checks, and
+//!   every operation in it.
 
 #[doc = include_str!("../docs/attributes.md")]
 pub mod attributes {}
@@ -17,3 +19,6 @@ pub mod recipes {}
 
 #[doc = include_str!("../docs/composition.md")]
 pub mod composition {}
+
+#[doc = include_str!("../docs/tenancy.md")]
+pub mod tenancy {}

@@ -75,6 +75,7 @@ pub mod guide;
 mod keys;
 pub mod limits;
 mod ops;
+mod scoping;
 pub mod stats;
 pub mod streams;
 mod tenancy;
@@ -111,7 +112,25 @@ pub use ops::{
     Returning,
 };
 pub use stats::{Stats, StatsConfig};
-pub use tenancy::{
-    CrossTenant, CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite,
-    TenantBatchWrite, TenantClient, TenantTransactGet, TenantTransactWrite,
-};
+pub use tenancy::{TenantBatchWrite, TenantClient};
+
+/// A client's scope, part of its type: what [`Client<S>`](Client)
+/// reaches, and how it completes keys and queries.
+///
+/// Every operation is defined once, for every scope, and asks the scope
+/// only what differs between scopes:
+///
+/// | scope | made by | entities | keys and queries | writes |
+/// |---|---|---|---|---|
+/// | [`Unscoped`](scope::Unscoped) | `Client::new`, the default | without a tenant | as given | as given |
+/// | [`Tenant`](scope::Tenant) | `client.tenant(t)` | tenant entities | tenant-free ones completed with `t`, whole ones checked | refused for another tenant's entity; only over an absent item or one of the entity |
+/// | [`CrossTenant`](scope::CrossTenant) | `client.cross_tenant()` | every entity | as given | as given |
+///
+/// An operation that means nothing in a scope does not compile there,
+/// with the reason and the way out: a tenant entity on the plain client,
+/// an entity without a tenant on a tenant's client, a scan on a tenant's
+/// client. See the [tenancy guide](crate::guide::tenancy).
+pub mod scope {
+    pub use crate::scoping::{CrossTenant, Reaches, Reads, Scans, Scope, ScopeKey, Unscoped};
+    pub use crate::tenancy::Tenant;
+}

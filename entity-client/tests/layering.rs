@@ -20,13 +20,15 @@ use std::path::Path;
 /// `/`) and its layer. The longest prefix that matches a file wins.
 const LAYERS: &[(&str, usize)] = &[
     // L0 vocabulary: errors, the engine, DynamoDB's limits, key sets,
-    // cursors, the guides. It imports nothing of the crate above it.
+    // cursors, the guides, the scope traits. It imports nothing of the
+    // crate above it.
     ("error/", 0),
     ("engine.rs", 0),
     ("limits.rs", 0),
     ("keys.rs", 0),
     ("cursor.rs", 0),
     ("guide.rs", 0),
+    ("scoping.rs", 0),
     // L1 client core: the client, its configuration, policies, clock and
     // the typed extensions the layers above keep on it.
     ("client.rs", 1),

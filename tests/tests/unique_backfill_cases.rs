@@ -4,14 +4,17 @@
 //! optional constraints, and a writer that changes a value while the
 //! backfill writes its sentinel.
 
-use entity_client::{Client, Entity, Error, MigrationReport};
+use entity_client::{Client, Entity, Error, MigrationReport, NotTenant};
 use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::table;
 use std::future::IntoFuture;
 use std::time::Duration;
 
 /// A migration of `E` with `backfill_unique`, or its dry run.
-async fn backfill<E: Entity + Send + 'static>(client: &Client, dry_run: bool) -> MigrationReport {
+async fn backfill<E: Entity + NotTenant + Send + 'static>(
+    client: &Client,
+    dry_run: bool,
+) -> MigrationReport {
     client
         .migrate::<E>()
         .backfill_unique(true)

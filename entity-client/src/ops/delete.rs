@@ -16,6 +16,7 @@ use super::unique;
 use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
+use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::Client;
 use entity_core::expr::Condition;
 use entity_core::lifecycle::SoftDeleteModel;
@@ -66,34 +67,16 @@ impl Client {
         }
     }
 
-    /// Deletes the item with this key, if any (marks it deleted, for a
-    /// soft-delete entity).
-    pub fn delete<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.delete_any(key)
-    }
-
     /// `delete` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn delete_any<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
         self.delete_builder(key, false)
     }
 
-    /// Deletes the item with this key; `Error::NotFound` if there is none
-    /// (or, for a soft-delete entity, if it is already deleted).
-    pub fn remove<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.remove_any(key)
-    }
-
     /// `remove` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn remove_any<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
         self.delete_builder(key, true)
-    }
-
-    /// Deletes the item for good, deleted or not: the DeleteItem a
-    /// soft-delete entity's `delete` does not send.
-    pub fn purge<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.purge_any(key)
     }
 
     /// `purge` for any entity, tenant or not: the tenant and cross-tenant
@@ -105,11 +88,57 @@ impl Client {
     }
 }
 
+impl<S: Scope> Client<S> {
+    /// Deletes the item with this key, if any (marks it deleted, for a
+    /// soft-delete entity).
+    pub fn delete<E: Entity>(&self, key: impl ScopeKey<E, S>) -> Delete<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .delete_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+
+    /// Deletes the item with this key; `Error::NotFound` if there is none
+    /// (or, for a soft-delete entity, if it is already deleted).
+    pub fn remove<E: Entity>(&self, key: impl ScopeKey<E, S>) -> Delete<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .remove_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+
+    /// Deletes the item for good, deleted or not: the DeleteItem a
+    /// soft-delete entity's `delete` does not send.
+    pub fn purge<E: Entity>(&self, key: impl ScopeKey<E, S>) -> Delete<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .purge_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+
+    /// Restores a soft-deleted item (`Error::NotFound` when there is no
+    /// deleted item with this key).
+    pub fn restore<E: Entity>(&self, key: impl ScopeKey<E, S>) -> Restore<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .restore_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+}
+
 impl<E, R> Delete<E, R> {
     /// Deletes only an absent item or one of this entity (a tenant
     /// client's deletes).
-    pub(crate) fn identity_guarded(mut self) -> Self {
-        self.identity_guard = true;
+    pub(crate) fn guarded(mut self, on: bool) -> Self {
+        self.identity_guard = on;
         self
     }
 }
@@ -351,12 +380,6 @@ pub struct Restore<E> {
 }
 
 impl Client {
-    /// Restores a soft-deleted item (`Error::NotFound` when there is no
-    /// deleted item with this key).
-    pub fn restore<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Restore<E> {
-        self.restore_any(key)
-    }
-
     /// `restore` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn restore_any<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
@@ -370,8 +393,8 @@ impl Client {
 
 impl<E> Restore<E> {
     /// Restores only an item of this entity (a tenant client's restores).
-    pub(crate) fn identity_guarded(mut self) -> Self {
-        self.identity_guard = true;
+    pub(crate) fn guarded(mut self, on: bool) -> Self {
+        self.identity_guard = on;
         self
     }
 }

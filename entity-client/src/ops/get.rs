@@ -4,6 +4,7 @@ use super::operation::{operation, Operation};
 use super::visibility::{Shown, Visibility};
 use crate::error::{from_sdk, Result};
 use crate::limits::check_primary_key;
+use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
 use entity_core::{Entity, Item, PrimaryKey};
@@ -49,11 +50,6 @@ impl Client {
         Ok(output.item)
     }
 
-    /// Reads one item by its table key.
-    pub fn get<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> Get<E> {
-        self.get_any(key)
-    }
-
     /// `get` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn get_any<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
@@ -63,6 +59,16 @@ impl Client {
             consistent: false,
             shown: Shown::default(),
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// Reads one item by its table key.
+    pub fn get<E: Entity>(&self, key: impl ScopeKey<E, S>) -> Get<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>().get_any(key.complete(&self.scope))
     }
 }
 

@@ -4,6 +4,7 @@
 use super::unique::{owner_key, sentinel_key};
 use super::visibility::{Shown, Visibility};
 use crate::error::Result;
+use crate::scoping::{Reaches, Scope};
 use crate::Client;
 use entity_core::managed::UniqueKey;
 use entity_core::Entity;
@@ -25,15 +26,6 @@ pub struct GetUnique<E> {
 }
 
 impl Client {
-    /// Reads the item that holds a unique value (`Customer::by_email(..)`),
-    /// strongly consistent; `None` when no item holds it.
-    pub fn get_unique<E: Entity + entity_core::NotTenant>(
-        &self,
-        key: UniqueKey<E>,
-    ) -> GetUnique<E> {
-        self.get_unique_any(key)
-    }
-
     /// `get_unique` for any entity, tenant or not: the tenant and
     /// cross-tenant clients' way in.
     pub(crate) fn get_unique_any<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
@@ -41,6 +33,17 @@ impl Client {
             client: self.clone(),
             key,
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// Reads the item that holds a unique value (`Customer::by_email(..)`),
+    /// strongly consistent; `None` when no item holds it.
+    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>().get_unique_any(self.scope.unique(key))
     }
 }
 

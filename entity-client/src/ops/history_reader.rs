@@ -4,6 +4,7 @@
 use super::history::{snapshot_identity, snapshot_sk, VERSION_DIGITS};
 use super::operation::{operation, run, Operation};
 use crate::error::{from_sdk, Result};
+use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -30,11 +31,6 @@ pub struct History<E> {
 }
 
 impl Client {
-    /// The version history of the item with this key (`#[entity(history)]`).
-    pub fn history<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> History<E> {
-        self.history_any(key)
-    }
-
     /// `history` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn history_any<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
@@ -43,6 +39,16 @@ impl Client {
             key,
             consistent: false,
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// The version history of the item with this key (`#[entity(history)]`).
+    pub fn history<E: Entity>(&self, key: impl ScopeKey<E, S>) -> History<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>().history_any(key.complete(&self.scope))
     }
 }
 

@@ -10,6 +10,7 @@ use crate::cursor::Fingerprint;
 use crate::cursor::ShardPosition;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::check_key;
+use crate::scoping::{Reads, Scope};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -54,17 +55,6 @@ pub struct QueryRequest<E> {
 }
 
 impl Client {
-    /// Sends a query built by a typed accessor (`Task::by_project("p1")`).
-    ///
-    /// Also sends a collection query (`TenantMembers::query("t-acme")`),
-    /// whose items are the union of its members.
-    pub fn query<E: Readable + entity_core::NotTenant>(
-        &self,
-        query: impl Into<Query<E>>,
-    ) -> QueryRequest<E> {
-        self.query_any(query)
-    }
-
     /// `query` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn query_any<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
@@ -78,6 +68,19 @@ impl Client {
             page_size: None,
             strict: false,
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// Sends a query built by a typed accessor (`Task::by_project("p1")`).
+    ///
+    /// Also sends a collection query (`TenantMembers::query("t-acme")`),
+    /// whose items are the union of its members.
+    pub fn query<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E>
+    where
+        S: Reads<E>,
+    {
+        self.reach::<E>().query_any(self.scope.query(query.into()))
     }
 }
 

@@ -8,6 +8,7 @@ use super::visibility::{Shown, Visibility};
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::{wire_count, MAX_SCAN_SEGMENTS};
+use crate::scoping::{Scans, Scope};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -57,11 +58,6 @@ pub struct Scan<E> {
 }
 
 impl Client {
-    /// Scans the table for items of `E`.
-    pub fn scan<E: Entity + entity_core::NotTenant>(&self) -> Scan<E> {
-        self.scan_any()
-    }
-
     /// `scan` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn scan_any<E: Entity>(&self) -> Scan<E> {
@@ -76,6 +72,16 @@ impl Client {
             cursor: None,
             entity: PhantomData,
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// Scans the table for items of `E`.
+    pub fn scan<E: Entity>(&self) -> Scan<E>
+    where
+        S: Scans<E>,
+    {
+        self.reach::<E>().scan_any()
     }
 }
 

@@ -13,6 +13,7 @@ use crate::keys::{KeyId, KeySet};
 use crate::limits::{
     check_idempotency_token, check_item, check_primary_key, MAX_TRANSACTION_ITEMS,
 };
+use crate::scoping::{Reaches, Reads, Scope, ScopeKey, Unscoped};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
@@ -43,8 +44,11 @@ use std::future::Future;
 /// # Ok(()) }
 /// ```
 #[must_use = "a request does nothing until it is awaited"]
-pub struct TransactWrite {
+pub struct TransactWrite<S = Unscoped> {
     client: Client,
+    /// The scope whose client started it: what it takes, and how it
+    /// completes keys.
+    scope: S,
     items: Vec<(&'static str, TransactWriteItem)>,
     /// For each item that is a unique sentinel: its constraint and value,
     /// and how to free it when its holder no longer holds the value.
@@ -58,11 +62,12 @@ pub struct TransactWrite {
     error: Option<Error>,
 }
 
-impl Client {
+impl<S: Scope> Client<S> {
     /// Starts a write transaction.
-    pub fn transact_write(&self) -> TransactWrite {
+    pub fn transact_write(&self) -> TransactWrite<S> {
         TransactWrite {
-            client: self.clone(),
+            client: self.unscoped(),
+            scope: self.scope.clone(),
             items: Vec::new(),
             violations: Vec::new(),
             guards: Vec::new(),
@@ -73,9 +78,11 @@ impl Client {
     }
 
     /// Starts a read transaction.
-    pub fn transact_get(&self) -> TransactGet {
+    pub fn transact_get(&self) -> TransactGet<S> {
         TransactGet {
-            client: self.clone(),
+            client: self.unscoped(),
+            scope: self.scope.clone(),
+            guards: Vec::new(),
             items: Vec::new(),
             shown: Shown::default(),
             keys: KeySet::default(),
@@ -93,7 +100,7 @@ fn hold(error: &mut Option<Error>, e: Error) {
     error.get_or_insert(e);
 }
 
-impl TransactWrite {
+impl<S: Scope> TransactWrite<S> {
     /// Adds an item for `key`, unless the key is already in the
     /// transaction.
     fn push(
@@ -234,34 +241,81 @@ impl TransactWrite {
 
     /// Writes a whole item (conditioned on its version, for a versioned
     /// entity).
-    pub fn put<E: WithoutUnique + entity_core::NotTenant>(self, entity: &E) -> Self {
-        self.whole(entity, Mode::Replace, None, None)
+    pub fn put<E: WithoutUnique>(self, entity: &E) -> Self
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, Mode::Replace, None)
     }
 
     /// Writes a whole item if `condition` holds.
-    pub fn put_if<E: WithoutUnique + entity_core::NotTenant>(
-        self,
-        entity: &E,
-        condition: Condition<E>,
-    ) -> Self {
-        self.whole(entity, Mode::Replace, Some(condition), None)
+    pub fn put_if<E: WithoutUnique>(self, entity: &E, condition: Condition<E>) -> Self
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, Mode::Replace, Some(condition))
     }
 
     /// Writes an item that must not exist yet, with its unique sentinels.
-    pub fn create<E: Entity + entity_core::NotTenant>(self, entity: &E) -> Self {
-        self.whole(entity, Mode::Create, None, None)
+    pub fn create<E: Entity>(self, entity: &E) -> Self
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, Mode::Create, None)
+    }
+
+    /// `entity`'s write in this transaction's scope: refused for an entity
+    /// the scope does not take (another tenant's), identity-guarded where
+    /// the scope is.
+    fn scoped_whole<E: Entity>(
+        self,
+        entity: &E,
+        mode: Mode,
+        condition: Option<Condition<E>>,
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
+        Reads::<E>::enter(&self.scope);
+        match self.scope.refuse(entity) {
+            Some(error) => self.refused(error),
+            None => {
+                let guard = IdentityGuard::of::<E>(S::GUARDED);
+                self.whole(entity, mode, condition, guard)
+            }
+        }
+    }
+
+    /// `key` completed in this transaction's scope, and the identity guard
+    /// of its write.
+    fn scoped_key<E: Entity, K: ScopeKey<E, S>>(
+        &self,
+        key: K,
+    ) -> (PrimaryKey<E>, Option<IdentityGuard>)
+    where
+        S: Reaches<E>,
+    {
+        Reads::<E>::enter(&self.scope);
+        (
+            key.complete(&self.scope),
+            IdentityGuard::of::<E>(S::GUARDED),
+        )
     }
 
     /// Changes an item, if `condition` (when given) holds. An entity that
     /// keeps history is refused (`ValidationError`): its snapshot needs the
     /// stored item; `client.update` writes it.
-    pub fn update<E: Entity + entity_core::NotTenant>(
+    pub fn update<E: Entity>(
         self,
-        key: PrimaryKey<E>,
+        key: impl ScopeKey<E, S>,
         update: Update<E>,
         condition: Option<Condition<E>>,
-    ) -> Self {
-        self.update_any(key, update, condition, None)
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
+        let (key, guard) = self.scoped_key(key);
+        self.update_any(key, update, condition, guard)
     }
 
     pub(crate) fn update_any<E: Entity>(
@@ -299,22 +353,30 @@ impl TransactWrite {
     /// Deletes an item, if `condition` (when given) holds. A soft-delete
     /// entity is refused at compile time (its delete marks the item, which
     /// `client.delete` does; [`purge`](Self::purge) deletes it for good).
-    pub fn delete<E: WithoutUnique + WithoutSoftDelete + entity_core::NotTenant>(
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete>(
         self,
-        key: PrimaryKey<E>,
+        key: impl ScopeKey<E, S>,
         condition: Option<Condition<E>>,
-    ) -> Self {
-        self.delete_any(key, condition, None)
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
+        let (key, guard) = self.scoped_key(key);
+        self.delete_any(key, condition, guard)
     }
 
     /// Deletes an item for good, a soft-delete entity's included (deleted
     /// or not), if `condition` (when given) holds.
-    pub fn purge<E: WithoutUnique + entity_core::NotTenant>(
+    pub fn purge<E: WithoutUnique>(
         self,
-        key: PrimaryKey<E>,
+        key: impl ScopeKey<E, S>,
         condition: Option<Condition<E>>,
-    ) -> Self {
-        self.purge_any(key, condition, None)
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
+        let (key, guard) = self.scoped_key(key);
+        self.purge_any(key, condition, guard)
     }
 
     pub(crate) fn delete_any<E: WithoutUnique + WithoutSoftDelete>(
@@ -346,12 +408,16 @@ impl TransactWrite {
 
     /// Requires `condition` to hold on an item the transaction does not
     /// write.
-    pub fn condition_check<E: Entity + entity_core::NotTenant>(
+    pub fn condition_check<E: Entity>(
         self,
-        key: PrimaryKey<E>,
+        key: impl ScopeKey<E, S>,
         condition: Condition<E>,
-    ) -> Self {
-        self.condition_check_any(key, condition, None)
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
+        let (key, guard) = self.scoped_key(key);
+        self.condition_check_any(key, condition, guard)
     }
 
     pub(crate) fn condition_check_any<E: Entity>(
@@ -569,7 +635,7 @@ fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
     Ok(())
 }
 
-impl Operation for TransactWrite {
+impl<S: Scope> Operation for TransactWrite<S> {
     type Output = ();
     const WRITES: bool = true;
 
@@ -591,7 +657,7 @@ impl Operation for TransactWrite {
     }
 }
 
-operation!([] TransactWrite => ());
+operation!([S: Scope] TransactWrite<S> => ());
 
 /// A TransactGetItems: a consistent snapshot of items of any entities.
 ///
@@ -604,8 +670,12 @@ operation!([] TransactWrite => ());
 /// # Ok(()) }
 /// ```
 #[must_use = "a request does nothing until it is awaited"]
-pub struct TransactGet {
+pub struct TransactGet<S = Unscoped> {
     client: Client,
+    scope: S,
+    /// Each get's identity guard, in a guarded scope (a tenant's): an item
+    /// read at a key of the tenant that is another entity's fails the read.
+    guards: Vec<IdentityGuard>,
     items: Vec<(&'static str, TransactGetItem)>,
     shown: Shown,
     /// The keys read so far, to refuse a repeat (DynamoDB would).
@@ -644,11 +714,17 @@ impl TransactGetOutput {
     }
 }
 
-impl TransactGet {
+impl<S: Scope> TransactGet<S> {
     super::visibility::shown_methods!();
 
     /// Reads the item with this key.
-    pub fn get<E: Entity + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
+    pub fn get<E: Entity>(mut self, key: impl ScopeKey<E, S>) -> Self
+    where
+        S: Reaches<E>,
+    {
+        Reads::<E>::enter(&self.scope);
+        let key = key.complete(&self.scope);
+        self.guards.extend(IdentityGuard::of::<E>(S::GUARDED));
         self.get_any(key)
     }
 
@@ -690,12 +766,22 @@ impl TransactGet {
                     e,
                 )
             })?;
-        let items = output
+        let items: Vec<Option<Item>> = output
             .responses
             .unwrap_or_default()
             .into_iter()
             .map(|r| r.item)
             .collect();
+        // In a guarded scope, an item of another entity at one of the keys
+        // (another tenant's, under an overlapping key format) fails the
+        // read, without the item.
+        let foreign = items
+            .iter()
+            .zip(&self.guards)
+            .find_map(|(item, guard)| item.as_ref().filter(|i| guard.is_foreign(i)).map(|_| guard));
+        if let Some(guard) = foreign {
+            return Err(guard.mismatch(&self.client));
+        }
         Ok(TransactGetOutput {
             entities,
             items,
@@ -705,7 +791,7 @@ impl TransactGet {
     }
 }
 
-impl Operation for TransactGet {
+impl<S: Scope> Operation for TransactGet<S> {
     type Output = TransactGetOutput;
     const WRITES: bool = false;
 
@@ -727,4 +813,4 @@ impl Operation for TransactGet {
     }
 }
 
-operation!([] TransactGet => TransactGetOutput);
+operation!([S: Scope] TransactGet<S> => TransactGetOutput);

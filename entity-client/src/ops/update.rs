@@ -9,6 +9,7 @@ use super::{
 use super::{lifecycle, managed};
 use crate::error::{Result, ValidationError};
 use crate::limits::check_primary_key;
+use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::attr::{SetMember, ToAttribute};
@@ -55,13 +56,6 @@ pub struct UpdateItem<E, R = ReturnNothing> {
 }
 
 impl Client {
-    /// Changes an item, creating it if it does not exist. A soft-deleted
-    /// item (`#[entity(soft_delete)]`) is not changed: `Error::NotFound`,
-    /// as for a read; `restore` it, or `put` a new one over it.
-    pub fn update<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
-        self.update_any(key)
-    }
-
     /// `update` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn update_any<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
@@ -77,12 +71,6 @@ impl Client {
             identity_guard: false,
             returning: PhantomData,
         }
-    }
-
-    /// Changes an item that must exist (`Error::NotFound` otherwise, also
-    /// for a soft-deleted item).
-    pub fn patch<E: Entity + entity_core::NotTenant>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
-        self.patch_any(key)
     }
 
     /// `patch` for any entity, tenant or not: the tenant and cross-tenant
@@ -103,11 +91,36 @@ impl Client {
     }
 }
 
+impl<S: Scope> Client<S> {
+    /// Changes an item, creating it if it does not exist. A soft-deleted
+    /// item (`#[entity(soft_delete)]`) is not changed: `Error::NotFound`,
+    /// as for a read; `restore` it, or `put` a new one over it.
+    pub fn update<E: Entity>(&self, key: impl ScopeKey<E, S>) -> UpdateItem<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .update_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+
+    /// Changes an item that must exist (`Error::NotFound` otherwise, also
+    /// for a soft-deleted item).
+    pub fn patch<E: Entity>(&self, key: impl ScopeKey<E, S>) -> UpdateItem<E>
+    where
+        S: Reaches<E>,
+    {
+        self.reach::<E>()
+            .patch_any(key.complete(&self.scope))
+            .guarded(S::GUARDED)
+    }
+}
+
 impl<E, R> UpdateItem<E, R> {
     /// Changes only an absent item or one of this entity (a tenant
     /// client's updates).
-    pub(crate) fn identity_guarded(mut self) -> Self {
-        self.identity_guard = true;
+    pub(crate) fn guarded(mut self, on: bool) -> Self {
+        self.identity_guard = on;
         self
     }
 }

@@ -14,6 +14,7 @@ use super::whole_write::whole_write;
 use super::{and, not_exists, ReturnOld, ReturnStored, Returning};
 use crate::error::Result;
 use crate::limits::check_item;
+use crate::scoping::{Reaches, Scope};
 use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::Condition;
@@ -63,8 +64,8 @@ impl<E, R> Put<E, R> {
 
     /// Writes only over an absent item or one of this entity (a tenant
     /// client's writes).
-    pub(crate) fn identity_guarded(mut self) -> Self {
-        self.identity_guard = true;
+    pub(crate) fn guarded(mut self, on: bool) -> Self {
+        self.identity_guard = on;
         self
     }
 }
@@ -83,30 +84,10 @@ impl Client {
         }
     }
 
-    /// Writes the whole item, replacing any item with the same key.
-    ///
-    /// A versioned entity (`#[entity(version)]`) is written only if the
-    /// stored version is the entity's (`Error::VersionConflict`
-    /// otherwise), and stored with the next version. An entity whose
-    /// `created_at` is unset keeps the stored item's creation time: the
-    /// item is read first (strongly consistent), and keys composed of
-    /// `created_at` are composed from the stored one.
-    pub fn put<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Put<E> {
-        self.put_any(entity)
-    }
-
     /// `put` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn put_any<E: Entity>(&self, entity: &E) -> Put<E> {
         self.whole(entity, Mode::Replace, false)
-    }
-
-    /// Writes the item only if no item has its key
-    /// (`Error::ConditionFailed`, with the existing item, otherwise).
-    /// Generated ids, `created_at`, `updated_at` and the version (1) are
-    /// filled in, and unique sentinels written in the same transaction.
-    pub fn create<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Put<E> {
-        self.create_any(entity)
     }
 
     /// `create` for any entity, tenant or not: the tenant and cross-tenant
@@ -115,17 +96,61 @@ impl Client {
         self.whole(entity, Mode::Create, false)
     }
 
-    /// Writes every field of the entity into the item with its key, creating
-    /// it if missing and leaving attributes the entity does not own in place
-    /// (an UpdateItem). Fields that are `None` are removed.
-    pub fn upsert<E: Entity + entity_core::NotTenant>(&self, entity: &E) -> Upsert<E> {
-        self.upsert_any(entity)
-    }
-
     /// `upsert` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn upsert_any<E: Entity>(&self, entity: &E) -> Upsert<E> {
         self.whole(entity, Mode::Replace, true)
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// A whole write in this scope: refused for an entity the scope does
+    /// not take (another tenant's), identity-guarded where the scope is.
+    fn scoped_whole<E: Entity>(&self, entity: &E, put: Put<E>) -> Put<E>
+    where
+        S: Reaches<E>,
+    {
+        let put = put.guarded(S::GUARDED);
+        match self.scope.refuse(entity) {
+            Some(error) => put.refused(error),
+            None => put,
+        }
+    }
+
+    /// Writes the whole item, replacing any item with the same key.
+    ///
+    /// A versioned entity (`#[entity(version)]`) is written only if the
+    /// stored version is the entity's (`Error::VersionConflict`
+    /// otherwise), and stored with the next version. An entity whose
+    /// `created_at` is unset keeps the stored item's creation time: the
+    /// item is read first (strongly consistent), and keys composed of
+    /// `created_at` are composed from the stored one.
+    pub fn put<E: Entity>(&self, entity: &E) -> Put<E>
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, self.reach::<E>().put_any(entity))
+    }
+
+    /// Writes the item only if no item has its key
+    /// (`Error::ConditionFailed`, with the existing item, otherwise).
+    /// Generated ids, `created_at`, `updated_at` and the version (1) are
+    /// filled in, and unique sentinels written in the same transaction.
+    pub fn create<E: Entity>(&self, entity: &E) -> Put<E>
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, self.reach::<E>().create_any(entity))
+    }
+
+    /// Writes every field of the entity into the item with its key, creating
+    /// it if missing and leaving attributes the entity does not own in place
+    /// (an UpdateItem). Fields that are `None` are removed.
+    pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E>
+    where
+        S: Reaches<E>,
+    {
+        self.scoped_whole(entity, self.reach::<E>().upsert_any(entity))
     }
 }
 

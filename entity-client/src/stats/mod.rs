@@ -136,6 +136,7 @@ impl Client {
         inner.stats = Some(Arc::new(stats));
         Self {
             inner: Arc::new(inner),
+            scope: self.scope,
         }
     }
 

@@ -25,6 +25,7 @@ use crate::ops::managed::Mode;
 use crate::ops::operation::{operation, Operation};
 use crate::ops::single::IdentityGuard;
 use crate::ops::transact::TransactWrite;
+use crate::scoping::{Reaches, Reads};
 use crate::trace::Op;
 use crate::Client;
 use entity_core::{
@@ -78,6 +79,8 @@ use std::future::Future;
 #[must_use = "a request does nothing until it is awaited"]
 pub struct TenantBatchWrite {
     tenant: TenantClient,
+    /// The plain client behind the tenant's (over its checked SDK client).
+    client: Client,
     chunks: Vec<Chunk>,
     /// Every key named so far: a repeat is refused (DynamoDB would refuse
     /// it within a chunk).
@@ -99,6 +102,7 @@ impl TenantClient {
     pub fn batch_write(&self) -> TenantBatchWrite {
         TenantBatchWrite {
             tenant: self.clone(),
+            client: self.unscoped(),
             chunks: Vec::new(),
             seen: SeenKeys::default(),
             error: None,
@@ -115,7 +119,7 @@ impl TenantBatchWrite {
         mut self,
         entity: &E,
     ) -> Self {
-        if let Some(error) = self.tenant.mismatch(entity) {
+        if let Some(error) = self.tenant.scope.refuse(entity) {
             self.error.get_or_insert(error);
             return self;
         }
@@ -184,23 +188,23 @@ impl TenantBatchWrite {
         if self.error.is_some() {
             return self;
         }
-        self.tenant.scope.register::<E>();
-        let checked = (self.tenant.scope.check_key(&key))
-            .and_then(|()| self.seen.insert(&id).map_err(Error::from));
+        Reads::<E>::enter(&self.tenant.scope);
+        let checked =
+            (self.tenant.check_key(&key)).and_then(|()| self.seen.insert(&id).map_err(Error::from));
         if let Err(error) = checked {
             self.error = Some(error);
             return self;
         }
         let full = |chunk: &Chunk| chunk.writes.len() >= MAX_TRANSACTION_ITEMS;
         if self.chunks.last().is_none_or(full) {
-            let writes = self.tenant.client.transact_write();
+            let writes = self.client.transact_write();
             self.chunks.push(Chunk {
                 writes,
                 keys: Vec::new(),
             });
         }
         let chunk = self.chunks.last_mut().expect("a chunk was just ensured");
-        let writes = std::mem::replace(&mut chunk.writes, self.tenant.client.transact_write());
+        let writes = std::mem::replace(&mut chunk.writes, self.client.transact_write());
         let mut writes = write(writes);
         self.error = writes.take_error();
         chunk.writes = writes;
@@ -230,7 +234,7 @@ impl TenantBatchWrite {
         };
         // Every chunk through this batch's client (explain's, when it is
         // explained), in this batch's span.
-        let client = self.tenant.client;
+        let client = self.client;
         for Chunk { mut writes, keys } in self.chunks {
             *writes.client_mut() = client.clone();
             match writes.execute().await {
@@ -262,13 +266,13 @@ impl Operation for TenantBatchWrite {
                 .chunks
                 .first()
                 .map_or("", |c| c.keys.first().map_or("", |k| k.0)),
-            table: self.tenant.client.table(),
+            table: self.client.table(),
             index: None,
         }
     }
 
     fn client_mut(&mut self) -> &mut Client {
-        &mut self.tenant.client
+        &mut self.client
     }
 
     fn execute(self) -> impl Future<Output = Result<BatchWriteOutput>> + Send + 'static {

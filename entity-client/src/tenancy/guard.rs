@@ -37,7 +37,7 @@ type Reader = (&'static EntityModel, KeyTenantReader);
 /// One tenant client's tenant, and the entities it was asked about (by the
 /// entity or collection that brought them).
 #[derive(Debug)]
-pub(crate) struct Scope {
+pub(crate) struct KeyCheck {
     pub(crate) tenant: Arc<str>,
     readers: RwLock<Vec<(TypeId, Reader)>>,
 }
@@ -49,7 +49,7 @@ enum Verdict {
     NotAKey,
 }
 
-impl Scope {
+impl KeyCheck {
     pub(crate) fn new(tenant: Arc<str>) -> Self {
         Self {
             tenant,
@@ -231,7 +231,7 @@ impl Scope {
 /// The interceptor of a tenant client's SDK client.
 #[derive(Debug)]
 pub(crate) struct TenantGuard {
-    pub(crate) scope: Arc<Scope>,
+    pub(crate) scope: Arc<KeyCheck>,
 }
 
 impl Intercept for TenantGuard {
@@ -264,8 +264,8 @@ mod tests {
         }
     }
 
-    fn scope() -> Scope {
-        let scope = Scope::new("a".into());
+    fn scope() -> KeyCheck {
+        let scope = KeyCheck::new("a".into());
         scope.readers.write().unwrap().push((
             TypeId::of::<()>(),
             (

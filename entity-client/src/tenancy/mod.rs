@@ -13,31 +13,16 @@
 
 mod batch;
 mod guard;
-mod transact;
 
 pub use batch::TenantBatchWrite;
-pub use transact::{
-    CrossTenantBatchWrite, CrossTenantTransactGet, CrossTenantTransactWrite, TenantTransactGet,
-    TenantTransactWrite,
-};
 
 use crate::client::Extension;
-use crate::ops::batch::get::BatchGet;
-use crate::ops::delete::{Delete, Restore};
-use crate::ops::get::Get;
-use crate::ops::get_unique::GetUnique;
-use crate::ops::history_reader::History;
-use crate::ops::query::QueryRequest;
-use crate::ops::scan::Scan;
-use crate::ops::update::UpdateItem;
-use crate::ops::write::{Put, Upsert};
+use crate::scoping::{sealed, CrossTenant, Reaches, Reads, Scope, ScopeKey};
 use crate::{Client, Error};
 use entity_core::managed::UniqueKey;
 use entity_core::tenant::{fill_tenant, has_tenant_hole};
-use entity_core::{
-    Entity, IntoTenantKey, PrimaryKey, Query, Readable, TenantEntity, TenantReadable,
-};
-use guard::{Scope, TenantGuard};
+use entity_core::{IntoTenantKey, PrimaryKey, Query, TenantEntity, TenantReadable};
+use guard::{KeyCheck, TenantGuard};
 use std::sync::Arc;
 
 /// A client scoped to one tenant: reads and writes of tenant entities
@@ -78,10 +63,95 @@ use std::sync::Arc;
 /// # let _ = Tenant::COMMON;
 /// # Ok(()) }
 /// ```
+pub type TenantClient = Client<Tenant>;
+
+/// The scope of a tenant's client ([`TenantClient`], made by
+/// [`Client::tenant`]): tenant entities, and collections whose every
+/// member is one, of this tenant only.
+///
+/// It completes tenant-free keys, queries and unique lookups with its
+/// tenant, refuses an entity of another tenant
+/// ([`Error::TenantMismatch`], nothing sent), conditions every write on
+/// its item being absent or of its entity, and checks every request
+/// before it is sent.
+///
+/// ```
+/// use entity_client::expr::Update;
+/// use entity_client::{Entity, Error};
+///
+/// #[derive(Entity, Debug, Clone, PartialEq)]
+/// #[entity(schema = "shop", tenant = tenant_id)]
+/// #[pk(tenant_id)]
+/// #[sk(account)]
+/// struct Balance { tenant_id: String, account: String, cents: i64 }
+///
+/// # #[cfg(not(feature = "embedded"))] fn main() {}
+/// # #[cfg(feature = "embedded")]
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let server = entity_client::EmbeddedDynamo::start().await?;
+/// # let client = server.client("app");
+/// # client.create_table(&[Balance::MODEL]).await?;
+/// let acme = client.tenant("acme");
+/// let f = Balance::fields();
+/// acme.transact_write()
+///     .put(&Balance { tenant_id: "acme".into(), account: "a".into(), cents: 100 })
+///     .put(&Balance { tenant_id: "acme".into(), account: "b".into(), cents: 0 })
+///     .await?;
+/// acme.transact_write()
+///     .update(Balance::tenant_key("a"), Update::new().subtract(f.cents, 40i64), Some(f.cents.gte(40i64)))
+///     .update(Balance::tenant_key("b"), Update::new().add(f.cents, 40i64), None)
+///     .await?;
+/// let out = acme.transact_get().get(Balance::tenant_key("a")).get(Balance::tenant_key("b")).await?;
+/// assert_eq!(out.entity::<Balance>(1)?.map(|b| b.cents), Some(40));
+///
+/// // Another tenant's entity is refused before anything is sent.
+/// let theirs = Balance { tenant_id: "globex".into(), account: "a".into(), cents: 1 };
+/// let refused = acme.transact_write().put(&theirs).await;
+/// assert!(matches!(refused, Err(Error::TenantMismatch { .. })));
+/// # Ok(()) }
+/// ```
 #[derive(Clone, Debug)]
-pub struct TenantClient {
-    client: Client,
-    scope: Arc<Scope>,
+pub struct Tenant {
+    check: Arc<KeyCheck>,
+}
+
+impl sealed::Sealed for Tenant {}
+
+impl Scope for Tenant {
+    const GUARDED: bool = true;
+}
+
+impl<R: TenantReadable + 'static> Reads<R> for Tenant {
+    fn enter(&self) {
+        self.check.register::<R>();
+    }
+
+    fn query(&self, query: Query<R>) -> Query<R> {
+        complete_query(query, &self.check.tenant)
+    }
+}
+
+impl<E: TenantEntity + 'static> Reaches<E> for Tenant {
+    fn refuse(&self, entity: &E) -> Option<Error> {
+        (entity.tenant() != &*self.check.tenant).then(|| Error::TenantMismatch {
+            expected: self.check.tenant.to_string(),
+            found: Some(entity.tenant().to_owned()),
+        })
+    }
+
+    fn unique(&self, key: UniqueKey<E>) -> UniqueKey<E> {
+        match key.is_tenant_free() {
+            true => key.for_tenant(&self.check.tenant),
+            false => key,
+        }
+    }
+}
+
+impl<E, K: IntoTenantKey<E>> ScopeKey<E, Tenant> for K {
+    fn complete(self, scope: &Tenant) -> PrimaryKey<E> {
+        self.into_tenant_key(&scope.check.tenant)
+    }
 }
 
 impl Extension for TenantClient {
@@ -103,34 +173,38 @@ impl Client {
             return TenantClient::clone(cached);
         }
         let scoped = self.new_tenant(Arc::from(tenant));
-        let key = scoped.scope.tenant.clone();
+        let key = scoped.scope.check.tenant.clone();
         self.inner.tenants.put(key, Arc::new(scoped.clone()));
         scoped
     }
 
     fn new_tenant(&self, tenant: Arc<str>) -> TenantClient {
-        let scope = Arc::new(Scope::new(tenant.clone()));
+        let check = Arc::new(KeyCheck::new(tenant.clone()));
         let guard = TenantGuard {
-            scope: scope.clone(),
+            scope: check.clone(),
         };
         let config = self.sdk().config().to_builder().interceptor(guard).build();
         let sdk = aws_sdk_dynamodb::Client::from_conf(config);
         let client = self
             .with_sdk(sdk)
             .map_inner(|inner| inner.tenant = Some(tenant));
-        TenantClient { client, scope }
+        Client {
+            inner: client.inner,
+            scope: Tenant { check },
+        }
     }
 
     /// The client of the tenant of data shared by every tenant
-    /// ([`Tenant::COMMON`](entity_core::Tenant::COMMON), `"common"`: seed
-    /// 004's `USER#common`).
+    /// ([`Tenant::COMMON`](entity_core::Tenant::COMMON), `"common"`).
     pub fn common(&self) -> TenantClient {
         self.tenant(entity_core::Tenant::COMMON)
     }
 
-    /// The plain operations for every entity, tenant entities included,
-    /// with no tenant check: for work that spans tenants on purpose
-    /// (administration, migrations, reports).
+    /// This client in the scope of every tenant: every operation, for
+    /// every entity, tenant entities included, with no tenant check. For
+    /// work that spans tenants on purpose (administration, migrations,
+    /// reports); keys and queries are taken as given, so use the
+    /// accessors that take the tenant (`Product::key(tenant, id)`).
     ///
     /// ```no_run
     /// # use entity_client::{Client, Entity};
@@ -140,8 +214,11 @@ impl Client {
     /// let every_tenant: Vec<Product> = client.cross_tenant().scan::<Product>().all().await?;
     /// # Ok(()) }
     /// ```
-    pub fn cross_tenant(&self) -> CrossTenant<'_> {
-        CrossTenant { client: self }
+    pub fn cross_tenant(&self) -> Client<CrossTenant> {
+        Client {
+            inner: self.inner.clone(),
+            scope: CrossTenant,
+        }
     }
 
     /// The tenant of a tenant client (what its cursors are bound to).
@@ -153,266 +230,12 @@ impl Client {
 impl TenantClient {
     /// The tenant.
     pub fn tenant(&self) -> &str {
-        &self.scope.tenant
+        &self.scope.check.tenant
     }
 
-    /// The unscoped client this one was made from... with the tenant
-    /// check still installed: use it for the entities without a tenant.
-    fn scoped<E: TenantReadable + 'static>(&self) -> &Client {
-        self.scope.register::<E>();
-        &self.client
-    }
-
-    fn key<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> PrimaryKey<E> {
-        key.into_tenant_key(self.tenant())
-    }
-
-    /// An entity of another tenant, refused before anything is sent.
-    fn mismatch<E: TenantEntity>(&self, entity: &E) -> Option<Error> {
-        (entity.tenant() != self.tenant()).then(|| Error::TenantMismatch {
-            expected: self.tenant().to_owned(),
-            found: Some(entity.tenant().to_owned()),
-        })
-    }
-
-    fn whole<E: TenantEntity + 'static>(&self, entity: &E, put: Put<E>) -> Put<E> {
-        match self.mismatch(entity) {
-            Some(error) => put.refused(error),
-            None => put,
-        }
-    }
-
-    /// Reads one item of this tenant (see [`Client::get`]).
-    pub fn get<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Get<E> {
-        let key = self.key(key);
-        self.scoped::<E>().get_any(key)
-    }
-
-    /// Writes the whole item (see [`Client::put`]); an entity of another
-    /// tenant is [`Error::TenantMismatch`], and nothing is sent.
-    pub fn put<E: TenantEntity + 'static>(&self, entity: &E) -> Put<E> {
-        self.whole(entity, self.scoped::<E>().put_any(entity))
-            .identity_guarded()
-    }
-
-    /// Writes the item if none has its key (see [`Client::create`]).
-    pub fn create<E: TenantEntity + 'static>(&self, entity: &E) -> Put<E> {
-        self.whole(entity, self.scoped::<E>().create_any(entity))
-            .identity_guarded()
-    }
-
-    /// Writes every field into the item (see [`Client::upsert`]).
-    pub fn upsert<E: TenantEntity + 'static>(&self, entity: &E) -> Upsert<E> {
-        self.whole(entity, self.scoped::<E>().upsert_any(entity))
-            .identity_guarded()
-    }
-
-    /// Changes an item of this tenant, creating it if missing (see
-    /// [`Client::update`]).
-    pub fn update<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> UpdateItem<E> {
-        let key = self.key(key);
-        self.scoped::<E>().update_any(key).identity_guarded()
-    }
-
-    /// Changes an item of this tenant that must exist (see
-    /// [`Client::patch`]).
-    pub fn patch<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> UpdateItem<E> {
-        let key = self.key(key);
-        self.scoped::<E>().patch_any(key).identity_guarded()
-    }
-
-    /// Deletes an item of this tenant (see [`Client::delete`]).
-    pub fn delete<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
-        let key = self.key(key);
-        self.scoped::<E>().delete_any(key).identity_guarded()
-    }
-
-    /// Deletes an item of this tenant that must exist (see
-    /// [`Client::remove`]).
-    pub fn remove<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
-        let key = self.key(key);
-        self.scoped::<E>().remove_any(key).identity_guarded()
-    }
-
-    /// Restores a soft-deleted item of this tenant (see
-    /// [`Client::restore`]).
-    pub fn restore<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Restore<E> {
-        let key = self.key(key);
-        self.scoped::<E>().restore_any(key).identity_guarded()
-    }
-
-    /// Deletes an item of this tenant for good, deleted or not (see
-    /// [`Client::purge`]).
-    ///
-    /// ```
-    /// use entity_client::Entity;
-    ///
-    /// #[derive(Entity, Debug, Clone, PartialEq)]
-    /// #[entity(schema = "docs", tenant = tenant_id, soft_delete)]
-    /// #[pk(tenant_id)]
-    /// #[sk(id)]
-    /// struct Page { tenant_id: String, id: String }
-    ///
-    /// # #[cfg(not(feature = "embedded"))] fn main() {}
-    /// # #[cfg(feature = "embedded")]
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let server = entity_client::EmbeddedDynamo::start().await?;
-    /// # let client = server.client("app");
-    /// # client.create_table(&[Page::MODEL]).await?;
-    /// let acme = client.tenant("acme");
-    /// acme.put(&Page { tenant_id: "acme".into(), id: "home".into() }).await?;
-    /// acme.delete(Page::tenant_key("home")).await?; // soft: restorable
-    /// acme.purge(Page::tenant_key("home")).await?; // gone for good
-    /// assert!(acme.restore(Page::tenant_key("home")).await.is_err());
-    /// # Ok(()) }
-    /// ```
-    pub fn purge<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> Delete<E> {
-        let key = self.key(key);
-        self.scoped::<E>().purge_any(key).identity_guarded()
-    }
-
-    /// The version history of an item of this tenant
-    /// (`#[entity(history)]`; see [`Client::history`]).
-    ///
-    /// ```
-    /// use entity_client::Entity;
-    ///
-    /// #[derive(Entity, Debug, Clone, PartialEq)]
-    /// #[entity(schema = "docs", tenant = tenant_id, history)]
-    /// #[pk(tenant_id)]
-    /// #[sk(id)]
-    /// struct Doc { tenant_id: String, id: String, text: String, #[entity(version)] version: u64 }
-    ///
-    /// # #[cfg(not(feature = "embedded"))] fn main() {}
-    /// # #[cfg(feature = "embedded")]
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let server = entity_client::EmbeddedDynamo::start().await?;
-    /// # let client = server.client("app");
-    /// # client.create_table(&[Doc::MODEL]).await?;
-    /// let acme = client.tenant("acme");
-    /// let doc = Doc { tenant_id: "acme".into(), id: "d1".into(), text: "draft".into(), version: 0 };
-    /// let mut doc = acme.create(&doc).await?;
-    /// doc.text = "final".into();
-    /// acme.put(&doc).await?;
-    /// let versions = acme.history(Doc::tenant_key("d1")).all().await?; // newest first
-    /// assert_eq!(versions.iter().map(|d| d.text.as_str()).collect::<Vec<_>>(), ["final", "draft"]);
-    /// assert!(client.tenant("globex").history(Doc::tenant_key("d1")).all().await?.is_empty());
-    /// # Ok(()) }
-    /// ```
-    pub fn history<E: TenantEntity + 'static>(&self, key: impl IntoTenantKey<E>) -> History<E> {
-        let key = self.key(key);
-        self.scoped::<E>().history_any(key)
-    }
-
-    /// Reads the item of this tenant that holds a unique value (see
-    /// [`Client::get_unique`]): a tenant entity's lookup
-    /// (`Customer::by_email(..)`) is completed with the tenant, so each
-    /// tenant finds only its own item; one completed for another tenant is
-    /// [`Error::TenantMismatch`], unsent.
-    ///
-    /// ```
-    /// use entity_client::{Entity, Error};
-    ///
-    /// #[derive(Entity, Debug, Clone, PartialEq)]
-    /// #[entity(schema = "crm", tenant = tenant_id, unique(email))]
-    /// #[pk(tenant_id)]
-    /// #[sk(id)]
-    /// struct Customer { tenant_id: String, id: String, email: String }
-    ///
-    /// # #[cfg(not(feature = "embedded"))] fn main() {}
-    /// # #[cfg(feature = "embedded")]
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let server = entity_client::EmbeddedDynamo::start().await?;
-    /// # let client = server.client("app");
-    /// # client.create_table(&[Customer::MODEL]).await?;
-    /// let customer = |tenant: &str, id: &str| Customer {
-    ///     tenant_id: tenant.into(), id: id.into(), email: "ada@example.com".into(),
-    /// };
-    /// let (acme, globex) = (client.tenant("acme"), client.tenant("globex"));
-    /// acme.create(&customer("acme", "c1")).await?;
-    /// globex.create(&customer("globex", "c9")).await?; // unique within each tenant
-    /// let taken = acme.create(&customer("acme", "c2")).await;
-    /// assert!(matches!(taken, Err(Error::UniqueViolation { .. })));
-    ///
-    /// let found = acme.get_unique(Customer::by_email("ada@example.com")).await?;
-    /// assert_eq!(found.map(|c| c.id), Some("c1".to_owned()));
-    /// # Ok(()) }
-    /// ```
-    pub fn get_unique<E: TenantEntity + Send + 'static>(&self, key: UniqueKey<E>) -> GetUnique<E> {
-        let key = match key.is_tenant_free() {
-            true => key.for_tenant(self.tenant()),
-            false => key,
-        };
-        self.scoped::<E>().get_unique_any(key)
-    }
-
-    /// Queries this tenant's partition of an index (see [`Client::query`]):
-    /// a tenant-free query (`Product::tenant_by_category(..)`) is completed
-    /// with the tenant. Its cursors work only on this tenant's client.
-    ///
-    /// A collection of tenant entities (`#[derive(Collection)]`) is queried
-    /// here too: pass [`TenantHole`](entity_core::tenant::TenantHole) for
-    /// its tenant (`Members::query(TenantHole, ..)`), which this client
-    /// completes; a whole query is checked like every request.
-    ///
-    /// ```
-    /// use entity_client::tenant::TenantHole;
-    /// use entity_client::{Collection, Entity};
-    ///
-    /// #[derive(Entity, Debug, Clone, PartialEq)]
-    /// #[entity(schema = "crm", tenant = tenant_id)]
-    /// #[pk(tenant_id, id)]
-    /// #[sk()]
-    /// #[index(team(gsi = "gsi1", collection = "team", pk(tenant_id, account), sk(id)))]
-    /// struct User { tenant_id: String, id: String, account: String }
-    ///
-    /// #[derive(Entity, Debug, Clone, PartialEq)]
-    /// #[entity(schema = "crm", tenant = tenant_id)]
-    /// #[pk(tenant_id, name)]
-    /// #[sk()]
-    /// #[index(team(gsi = "gsi1", collection = "team", pk(tenant_id, account), sk(name)))]
-    /// struct Role { tenant_id: String, name: String, account: String }
-    ///
-    /// #[derive(Collection, Debug, PartialEq)]
-    /// #[collection(name = "team", pk(tenant_id: String, account: String))]
-    /// enum Team { Users(User), Roles(Role) }
-    ///
-    /// # #[cfg(not(feature = "embedded"))] fn main() {}
-    /// # #[cfg(feature = "embedded")]
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # let server = entity_client::EmbeddedDynamo::start().await?;
-    /// # let client = server.client("app");
-    /// # client.create_table(&[User::MODEL, Role::MODEL]).await?;
-    /// let (acme, globex) = (client.tenant("acme"), client.tenant("globex"));
-    /// let ada = User { tenant_id: "acme".into(), id: "ada".into(), account: "a1".into() };
-    /// let admin = Role { tenant_id: "acme".into(), name: "admin".into(), account: "a1".into() };
-    /// acme.put(&ada).await?;
-    /// acme.put(&admin).await?;
-    /// let team = acme.query(Team::query(TenantHole, "a1")).all().await?;
-    /// assert_eq!(team.len(), 2);
-    /// assert!(globex.query(Team::query(TenantHole, "a1")).all().await?.is_empty());
-    /// # Ok(()) }
-    /// ```
-    pub fn query<E: TenantReadable + 'static>(
-        &self,
-        query: impl Into<Query<E>>,
-    ) -> QueryRequest<E> {
-        let query = complete_query(query.into(), self.tenant());
-        self.scoped::<E>().query_any(query)
-    }
-
-    /// Reads many items of this tenant by key (see [`Client::batch_get`]).
-    pub fn batch_get<E: TenantEntity + 'static, K: IntoTenantKey<E>>(
-        &self,
-        keys: impl IntoIterator<Item = K>,
-    ) -> BatchGet<E> {
-        let tenant = self.tenant().to_owned();
-        let keys = keys.into_iter().map(move |k| k.into_tenant_key(&tenant));
-        self.scoped::<E>().batch_get_any(keys)
+    /// Checks `key` (a table key about to be written) is this tenant's.
+    pub(crate) fn check_key(&self, key: &entity_core::Item) -> Result<(), Error> {
+        self.scope.check.check_key(key)
     }
 }
 
@@ -437,96 +260,6 @@ fn complete_query<E>(query: Query<E>, tenant: &str) -> Query<E> {
         completed = completed.sharded(*sharding);
     }
     completed
-}
-
-/// The plain operations for every entity, tenant entities included
-/// ([`Client::cross_tenant`]). Nothing checks tenants here: each key and
-/// query is taken as given, so use the accessors that take the tenant
-/// (`Product::key(tenant, id)`).
-#[derive(Clone, Copy, Debug)]
-pub struct CrossTenant<'a> {
-    client: &'a Client,
-}
-
-impl CrossTenant<'_> {
-    /// [`Client::get`], for any entity.
-    pub fn get<E: Entity>(&self, key: PrimaryKey<E>) -> Get<E> {
-        self.client.get_any(key)
-    }
-
-    /// [`Client::put`], for any entity.
-    pub fn put<E: Entity>(&self, entity: &E) -> Put<E> {
-        self.client.put_any(entity)
-    }
-
-    /// [`Client::create`], for any entity.
-    pub fn create<E: Entity>(&self, entity: &E) -> Put<E> {
-        self.client.create_any(entity)
-    }
-
-    /// [`Client::upsert`], for any entity.
-    pub fn upsert<E: Entity>(&self, entity: &E) -> Upsert<E> {
-        self.client.upsert_any(entity)
-    }
-
-    /// [`Client::update`], for any entity.
-    pub fn update<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
-        self.client.update_any(key)
-    }
-
-    /// [`Client::patch`], for any entity.
-    pub fn patch<E: Entity>(&self, key: PrimaryKey<E>) -> UpdateItem<E> {
-        self.client.patch_any(key)
-    }
-
-    /// [`Client::delete`], for any entity.
-    pub fn delete<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.client.delete_any(key)
-    }
-
-    /// [`Client::remove`], for any entity.
-    pub fn remove<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.client.remove_any(key)
-    }
-
-    /// [`Client::purge`], for any entity.
-    pub fn purge<E: Entity>(&self, key: PrimaryKey<E>) -> Delete<E> {
-        self.client.purge_any(key)
-    }
-
-    /// [`Client::restore`], for any entity.
-    pub fn restore<E: Entity>(&self, key: PrimaryKey<E>) -> Restore<E> {
-        self.client.restore_any(key)
-    }
-
-    /// [`Client::history`], for any entity.
-    pub fn history<E: Entity>(&self, key: PrimaryKey<E>) -> History<E> {
-        self.client.history_any(key)
-    }
-
-    /// [`Client::get_unique`], for any entity: a tenant entity's lookup
-    /// completed with its tenant (`Customer::by_email(..).for_tenant("acme")`).
-    pub fn get_unique<E: Entity>(&self, key: UniqueKey<E>) -> GetUnique<E> {
-        self.client.get_unique_any(key)
-    }
-
-    /// [`Client::query`], for any entity or collection.
-    pub fn query<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E> {
-        self.client.query_any(query)
-    }
-
-    /// [`Client::scan`], for any entity: every tenant's items.
-    pub fn scan<E: Entity>(&self) -> Scan<E> {
-        self.client.scan_any()
-    }
-
-    /// [`Client::batch_get`], for any entity.
-    pub fn batch_get<E: Entity>(
-        &self,
-        keys: impl IntoIterator<Item = PrimaryKey<E>>,
-    ) -> BatchGet<E> {
-        self.client.batch_get_any(keys)
-    }
 }
 
 #[cfg(test)]

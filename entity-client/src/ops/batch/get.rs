@@ -6,6 +6,7 @@ use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
 use crate::ops::operation::{operation, Operation};
 use crate::ops::visibility::{Shown, Visibility};
+use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::KeysAndAttributes;
@@ -46,14 +47,6 @@ pub struct BatchGet<E> {
 }
 
 impl Client {
-    /// Reads many items by key. Repeated keys are read once.
-    pub fn batch_get<E: Entity + entity_core::NotTenant>(
-        &self,
-        keys: impl IntoIterator<Item = PrimaryKey<E>>,
-    ) -> BatchGet<E> {
-        self.batch_get_any(keys)
-    }
-
     /// `batch_get` for any entity, tenant or not: the tenant and cross-tenant
     /// clients' way in.
     pub(crate) fn batch_get_any<E: Entity>(
@@ -66,6 +59,21 @@ impl Client {
             consistent: false,
             shown: Shown::default(),
         }
+    }
+}
+
+impl<S: Scope> Client<S> {
+    /// Reads many items by key. Repeated keys are read once.
+    pub fn batch_get<E: Entity>(
+        &self,
+        keys: impl IntoIterator<Item = impl ScopeKey<E, S>>,
+    ) -> BatchGet<E>
+    where
+        S: Reaches<E>,
+    {
+        let scope = &self.scope;
+        self.reach::<E>()
+            .batch_get_any(keys.into_iter().map(|key| key.complete(scope)))
     }
 }
 

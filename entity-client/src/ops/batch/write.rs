@@ -10,6 +10,7 @@ use crate::error::{Error, Result, ValidationError};
 use crate::keys::KeyId;
 use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::managed::Mode;
+use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{
@@ -39,8 +40,11 @@ use futures::stream::{self, BoxStream, Stream, StreamExt};
 /// [`BatchWriteOutput::refused`], since what came before is already
 /// written.
 #[must_use = "a request does nothing until it is awaited"]
-pub struct BatchWrite {
+pub struct BatchWrite<S = Unscoped> {
     client: Client,
+    /// The scope of the client that started it: the plain client's, or
+    /// `cross_tenant()`'s (a tenant's batch is a `TenantBatchWrite`).
+    scope: std::marker::PhantomData<S>,
     /// What `put`, `put_all` and `delete` built, sent first.
     requests: Vec<Pending>,
     /// What `put_iter` and `put_stream` will convert, in order, after them.
@@ -58,8 +62,23 @@ type Streamed = std::result::Result<Pending, (&'static str, Error)>;
 impl Client {
     /// Starts a batch of puts and deletes, of any entities.
     pub fn batch_write(&self) -> BatchWrite {
+        self.batch_in()
+    }
+}
+
+impl Client<CrossTenant> {
+    /// Starts a batch of puts and deletes of any entities, tenant entities
+    /// included, with no tenant check.
+    pub fn batch_write(&self) -> BatchWrite<CrossTenant> {
+        self.batch_in()
+    }
+}
+
+impl<S: Scope> Client<S> {
+    fn batch_in<T: Scope>(&self) -> BatchWrite<T> {
         BatchWrite {
-            client: self.clone(),
+            client: self.unscoped(),
+            scope: std::marker::PhantomData,
             requests: Vec::new(),
             streams: Vec::new(),
             seen: SeenKeys::default(),
@@ -92,7 +111,7 @@ fn put_request<E: WithoutUnique + WithoutVersion>(client: &Client, entity: &E) -
     })
 }
 
-impl BatchWrite {
+impl<S: Scope> BatchWrite<S> {
     fn push<E: Entity>(mut self, request: Result<Pending>) -> Self {
         let request = request.and_then(|pending| {
             self.seen.insert(&pending.key)?;
@@ -116,14 +135,10 @@ impl BatchWrite {
     /// BatchWriteItem takes no conditions, so entities with an
     /// optimistic-lock version or unique constraints are refused at compile
     /// time: write those one by one or in a transaction.
-    pub fn put<E: WithoutUnique + WithoutVersion + entity_core::NotTenant>(
-        self,
-        entity: &E,
-    ) -> Self {
-        self.put_any(entity)
-    }
-
-    pub(crate) fn put_any<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self {
+    pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self
+    where
+        S: Reaches<E>,
+    {
         let request = put_request(&self.client, entity);
         self.push::<E>(request)
     }
@@ -131,10 +146,13 @@ impl BatchWrite {
     /// Writes many whole items, building every request now. For a large
     /// write, [`put_iter`](Self::put_iter) and
     /// [`put_stream`](Self::put_stream) keep memory bounded.
-    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + entity_core::NotTenant + 'a>(
+    pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
         self,
         entities: impl IntoIterator<Item = &'a E>,
-    ) -> Self {
+    ) -> Self
+    where
+        S: Reaches<E>,
+    {
         entities
             .into_iter()
             .fold(self, |batch, entity| batch.put(entity))
@@ -154,9 +172,10 @@ impl BatchWrite {
     /// ```
     pub fn put_iter<E, I>(self, entities: I) -> Self
     where
-        E: WithoutUnique + WithoutVersion + entity_core::NotTenant + Send + 'static,
+        E: WithoutUnique + WithoutVersion + Send + 'static,
         I: IntoIterator<Item = E>,
         I::IntoIter: Send + 'static,
+        S: Reaches<E>,
     {
         self.put_stream(stream::iter(entities))
     }
@@ -189,10 +208,11 @@ impl BatchWrite {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn put_stream<E, S>(mut self, entities: S) -> Self
+    pub fn put_stream<E, St>(mut self, entities: St) -> Self
     where
-        E: WithoutUnique + WithoutVersion + entity_core::NotTenant + Send + 'static,
-        S: Stream<Item = E> + Send + 'static,
+        E: WithoutUnique + WithoutVersion + Send + 'static,
+        St: Stream<Item = E> + Send + 'static,
+        S: Reaches<E>,
     {
         self.primary.get_or_insert(&E::MODEL.primary);
         let client = self.client.clone();
@@ -208,27 +228,19 @@ impl BatchWrite {
     /// soft-delete entities (their delete marks the item, an UpdateItem no
     /// batch can send: `client.delete`, or [`purge`](Self::purge) to delete
     /// them for good).
-    pub fn delete<E: WithoutUnique + WithoutSoftDelete + entity_core::NotTenant>(
-        self,
-        key: PrimaryKey<E>,
-    ) -> Self {
-        self.delete_any(key)
-    }
-
-    pub(crate) fn delete_any<E: WithoutUnique + WithoutSoftDelete>(
-        self,
-        key: PrimaryKey<E>,
-    ) -> Self {
+    pub fn delete<E: WithoutUnique + WithoutSoftDelete>(self, key: PrimaryKey<E>) -> Self
+    where
+        S: Reaches<E>,
+    {
         self.delete_request(key)
     }
 
     /// Deletes the item with this key for good, a soft-delete entity's
     /// included (deleted or not): the DeleteItem `client.purge` sends.
-    pub fn purge<E: WithoutUnique + entity_core::NotTenant>(self, key: PrimaryKey<E>) -> Self {
-        self.purge_any(key)
-    }
-
-    pub(crate) fn purge_any<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self {
+    pub fn purge<E: WithoutUnique>(self, key: PrimaryKey<E>) -> Self
+    where
+        S: Reaches<E>,
+    {
         self.delete_request(key)
     }
 
@@ -256,6 +268,7 @@ impl BatchWrite {
             mut seen,
             primary,
             error,
+            ..
         } = self;
         if let Some(error) = error {
             return Err(error);
@@ -305,7 +318,7 @@ impl BatchWrite {
     }
 }
 
-impl crate::ops::operation::Operation for BatchWrite {
+impl<S: Scope> crate::ops::operation::Operation for BatchWrite<S> {
     type Output = BatchWriteOutput;
     const WRITES: bool = true;
 
@@ -329,4 +342,4 @@ impl crate::ops::operation::Operation for BatchWrite {
     }
 }
 
-crate::ops::operation::operation!([] BatchWrite => BatchWriteOutput);
+crate::ops::operation::operation!([S: Scope] BatchWrite<S> => BatchWriteOutput);

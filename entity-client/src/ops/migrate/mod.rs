@@ -15,6 +15,7 @@ use super::visibility::Visibility;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
 use crate::ops::unique::{Backfilled, UniqueConflict};
+use crate::scoping::{Scans, Scope};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -133,12 +134,17 @@ pub struct MigrationReport {
     pub dry_run: bool,
 }
 
-impl Client {
+impl<S: Scope> Client<S> {
     /// Migrates every stored item of `E` to its current definition: see
-    /// [`Migrate`].
-    pub fn migrate<E: Entity>(&self) -> Migrate<E> {
+    /// [`Migrate`]. A migration scans the table, so it runs in the scopes
+    /// that scan: the plain client's, and `client.cross_tenant()`'s for a
+    /// tenant entity (every tenant's items).
+    pub fn migrate<E: Entity>(&self) -> Migrate<E>
+    where
+        S: Scans<E>,
+    {
         Migrate {
-            client: self.clone(),
+            client: self.reach::<E>(),
             segments: None,
             page_size: None,
             consistent: true,
