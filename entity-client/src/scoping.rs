@@ -90,12 +90,6 @@ impl<R: Readable + NotTenant> Reads<R> for Unscoped {}
 impl<E: Entity + NotTenant> Reaches<E> for Unscoped {}
 impl<E: Entity + NotTenant> Scans<E> for Unscoped {}
 
-impl<E> ScopeKey<E, Unscoped> for PrimaryKey<E> {
-    fn complete(self, _: &Unscoped) -> PrimaryKey<E> {
-        self
-    }
-}
-
 /// The scope of `client.cross_tenant()`: every entity and collection,
 /// tenant entities included, with no tenant check. Keys and queries are
 /// taken as given, so use the accessors that take the tenant
@@ -109,8 +103,10 @@ impl<R: Readable> Reads<R> for CrossTenant {}
 impl<E: Entity> Reaches<E> for CrossTenant {}
 impl<E: Entity> Scans<E> for CrossTenant {}
 
-impl<E> ScopeKey<E, CrossTenant> for PrimaryKey<E> {
-    fn complete(self, _: &CrossTenant) -> PrimaryKey<E> {
+/// A whole key is a key in every scope (a tenant's checks it before
+/// sending), so code generic over the scope can pass one.
+impl<E, S: Scope> ScopeKey<E, S> for PrimaryKey<E> {
+    fn complete(self, _: &S) -> PrimaryKey<E> {
         self
     }
 }

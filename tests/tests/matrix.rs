@@ -9,17 +9,18 @@
 //! timestamps, generated ids) and of the index features (sharding,
 //! collection, multi-attribute index, entity versions) on one entity; the
 //! pairs that cannot be declared together fail to compile with the reason
-//! (tests/ui), and tenant entities have their own walk in
-//! tests/tenancy_features.rs. The guide's matrix lists which row covers
-//! which pair.
+//! (tests/ui). The walk is generic over the client's scope: the tenant
+//! row runs the same walk through a tenant's client (its scans and
+//! migrations through `cross_tenant()`, as a tenant's client does not
+//! scan). The guide's matrix lists which row covers which pair.
 
 mod common;
 
 use common::stored;
 use entity_client::expr::Update;
+use entity_client::scope::{Reaches, Reads, Scans};
 use entity_client::{
-    Client, Collection, Entity, EpochMillis, EpochSeconds, Error, Explain, NotTenant, PrimaryKey,
-    UniqueKey,
+    Client, Collection, Entity, EpochMillis, EpochSeconds, Error, Explain, PrimaryKey, UniqueKey,
 };
 use entity_tests::clock::TestClock;
 use entity_tests::harness::table;
@@ -28,7 +29,7 @@ use std::fmt::Debug;
 const T0: u64 = 1_900_000_000;
 
 /// What the walk needs of a row's entity.
-trait Row: Entity + NotTenant + Clone + PartialEq + Debug + Send + Sync + 'static {
+trait Row: Entity + Clone + PartialEq + Debug + Send + Sync + 'static {
     /// A new item; `n` tells samples apart (their keys and unique values).
     fn sample(n: u32) -> Self;
     /// The body, a plain field every row has.
@@ -43,14 +44,14 @@ trait Row: Entity + NotTenant + Clone + PartialEq + Debug + Send + Sync + 'stati
     /// row has unique values.
     fn unique(n: u32) -> Option<UniqueKey<Self>>;
     /// The items of `item`'s table partition, strongly consistent.
-    async fn partition(client: &Client, item: &Self) -> Vec<Self>;
+    async fn partition<S: Reads<Self>>(client: &Client<S>, item: &Self) -> Vec<Self>;
 }
 
 fn key<E: Row>(item: &E) -> PrimaryKey<E> {
     item.primary_key()
 }
 
-async fn body_of<E: Row>(client: &Client, item: &E) -> Option<String> {
+async fn body_of<E: Row, S: Reaches<E>>(client: &Client<S>, item: &E) -> Option<String> {
     let got = client
         .get(key(item))
         .consistent_read(true)
@@ -60,7 +61,7 @@ async fn body_of<E: Row>(client: &Client, item: &E) -> Option<String> {
 }
 
 /// The stored entity (with the version and timestamps the client wrote).
-async fn current<E: Row>(client: &Client, item: &E) -> E {
+async fn current<E: Row, S: Reaches<E>>(client: &Client<S>, item: &E) -> E {
     client
         .get(key(item))
         .consistent_read(true)
@@ -69,11 +70,26 @@ async fn current<E: Row>(client: &Client, item: &E) -> E {
         .expect("stored")
 }
 
-/// Every operation on one item of `E`, and what each read says after it.
-async fn walk<E: Row>() {
+/// Every operation on one item of `E` through the plain client, and what
+/// each read says after it.
+async fn walk<E: Row>()
+where
+    entity_client::scope::Unscoped: Scans<E>,
+{
     let t = table(&[E::MODEL]).await;
     let clock = TestClock::at(T0);
     let client = t.client.clone().with_clock(clock.clone());
+    walk_in(&t, &clock, client.clone(), client).await;
+}
+
+/// Every operation on one item of `E` through `client` (of any scope that
+/// reaches `E`), scanning and migrating through `scanner`.
+async fn walk_in<E: Row, S: Reaches<E>, T: Scans<E>>(
+    t: &entity_tests::harness::TestTable,
+    clock: &TestClock,
+    client: Client<S>,
+    scanner: Client<T>,
+) {
     let model = E::MODEL;
     let soft = model.lifecycle.soft_delete.is_some();
     let name = model.name;
@@ -132,7 +148,7 @@ async fn walk<E: Row>() {
         listed.iter().any(|e| e.body() == "update"),
         "{name}: {listed:?}"
     );
-    let scanned = client
+    let scanned = scanner
         .scan::<E>()
         .consistent_read(true)
         .all()
@@ -198,7 +214,7 @@ async fn walk<E: Row>() {
     // delete: gone for reads; a soft-deleted item listed, restorable
     client.delete(key(&a)).await.expect("delete");
     assert_eq!(body_of(&client, &a).await, None, "{name}: deleted");
-    let hidden = client
+    let hidden = scanner
         .scan::<E>()
         .consistent_read(true)
         .all()
@@ -265,7 +281,7 @@ async fn walk<E: Row>() {
 
     // a migration of current items rewrites nothing and revives nothing
     client.delete(key(&b)).await.expect("delete b");
-    let report = client.migrate::<E>().await.expect("migrate");
+    let report = scanner.migrate::<E>().await.expect("migrate");
     assert_eq!(report.counts.rewritten, 0, "{name}: {:?}", report.counts);
     assert_eq!(body_of(&client, &b).await, None, "{name}: still deleted");
 
@@ -288,7 +304,10 @@ async fn walk<E: Row>() {
 /// A batch writes and deletes rows without unique values or a version.
 async fn walk_batch<E>()
 where
-    E: Row + entity_client::WithoutUnique + entity_client::WithoutVersion,
+    E: Row
+        + entity_client::NotTenant
+        + entity_client::WithoutUnique
+        + entity_client::WithoutVersion,
 {
     let t = table(&[E::MODEL]).await;
     let client = t.client.clone();
@@ -344,7 +363,7 @@ macro_rules! row_basics {
 /// `partition` of a row whose table partition is its `id`.
 macro_rules! partition_by_id {
     () => {
-        async fn partition(client: &Client, item: &Self) -> Vec<Self> {
+        async fn partition<S: Reads<Self>>(client: &Client<S>, item: &Self) -> Vec<Self> {
             client
                 .query(Self::primary(&item.id))
                 .consistent_read(true)
@@ -516,6 +535,34 @@ struct Log {
     created_at: Option<EpochMillis>,
 }
 
+/// Tenant × unique (within the tenant) × version × history × soft delete
+/// × sliding TTL × timestamps × a sparse index: walked through a tenant's
+/// client.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(
+    schema = "mx",
+    tenant = tenant_id,
+    soft_delete,
+    history(keep = 5),
+    unique(code)
+)]
+#[pk(tenant_id, id)]
+#[sk()]
+#[index(by_team(gsi = "gsi1", pk(tenant_id, team), sk(id)))]
+struct Invoice {
+    tenant_id: String,
+    id: String,
+    code: String,
+    team: Option<String>,
+    body: String,
+    #[entity(version)]
+    version: u64,
+    #[entity(ttl(after = "30d"))]
+    expires_at: Option<EpochSeconds>,
+    #[entity(created_at)]
+    created_at: Option<EpochMillis>,
+}
+
 fn id(n: u32) -> String {
     format!("i{n:03}")
 }
@@ -628,9 +675,36 @@ impl Row for Log {
     fn unique(_: u32) -> Option<UniqueKey<Self>> {
         None
     }
-    async fn partition(client: &Client, item: &Self) -> Vec<Self> {
+    async fn partition<S: Reads<Self>>(client: &Client<S>, item: &Self) -> Vec<Self> {
         client
             .query(Self::primary(&item.day))
+            .consistent_read(true)
+            .all()
+            .await
+            .expect("query")
+    }
+}
+
+impl Row for Invoice {
+    fn sample(n: u32) -> Self {
+        Invoice {
+            tenant_id: "acme".into(),
+            id: id(n),
+            code: format!("code-{n}"),
+            team: (!n.is_multiple_of(2)).then(|| "core".to_owned()),
+            body: format!("body {n}"),
+            version: 0,
+            expires_at: None,
+            created_at: None,
+        }
+    }
+    row_basics!();
+    fn unique(n: u32) -> Option<UniqueKey<Self>> {
+        Some(Self::by_code(format!("code-{n}")))
+    }
+    async fn partition<S: Reads<Self>>(client: &Client<S>, item: &Self) -> Vec<Self> {
+        client
+            .query(Self::primary(&item.tenant_id, &item.id))
             .consistent_read(true)
             .all()
             .await
@@ -646,6 +720,51 @@ rows!(
     memo_upgraded_unique_soft_delete_sparse_history_timestamps: Memo,
     log_sharded_table_sparse_timestamps: Log,
 );
+
+/// The plain walk through `cross_tenant()`: the scope that reaches every
+/// entity runs every operation as the plain client does.
+#[tokio::test]
+async fn ledger_through_the_cross_tenant_scope() {
+    let t = table(&[Ledger::MODEL]).await;
+    let clock = TestClock::at(T0);
+    let client = t.client.clone().with_clock(clock.clone());
+    walk_in::<Ledger, _, _>(&t, &clock, client.cross_tenant(), client.cross_tenant()).await;
+}
+
+/// The walk through a tenant's client: every operation of the plain
+/// client's walk, in the tenant's scope; another tenant sees none of it.
+#[tokio::test]
+async fn invoice_tenant_unique_version_history_soft_delete_sliding_ttl_sparse() {
+    let t = table(&[Invoice::MODEL]).await;
+    let clock = TestClock::at(T0);
+    let base = t.client.clone().with_clock(clock.clone());
+    let acme = base.tenant("acme");
+    walk_in::<Invoice, _, _>(&t, &clock, acme.clone(), base.cross_tenant()).await;
+
+    let globex = base.tenant("globex");
+    let theirs = Invoice::sample(7);
+    let refused = globex.create(&theirs).await;
+    assert!(
+        matches!(refused, Err(Error::TenantMismatch { .. })),
+        "another tenant's entity: {refused:?}"
+    );
+    let mine = acme.create(&theirs).await.expect("create in acme");
+    assert_eq!(
+        globex
+            .get(Invoice::tenant_key(&mine.id))
+            .await
+            .expect("get"),
+        None
+    );
+    let same_code = Invoice {
+        tenant_id: "globex".into(),
+        ..mine.clone()
+    };
+    globex
+        .create(&same_code)
+        .await
+        .expect("a unique value is unique within its tenant");
+}
 
 #[tokio::test]
 async fn log_batch_put_and_purge() {

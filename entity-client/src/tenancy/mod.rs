@@ -20,8 +20,8 @@ use crate::client::Extension;
 use crate::scoping::{sealed, CrossTenant, Reaches, Reads, Scope, ScopeKey};
 use crate::{Client, Error};
 use entity_core::managed::UniqueKey;
-use entity_core::tenant::{fill_tenant, has_tenant_hole};
-use entity_core::{IntoTenantKey, PrimaryKey, Query, TenantEntity, TenantReadable};
+use entity_core::tenant::{fill_tenant, has_tenant_hole, TenantKey};
+use entity_core::{PrimaryKey, Query, TenantEntity, TenantReadable};
 use guard::{KeyCheck, TenantGuard};
 use std::sync::Arc;
 
@@ -148,9 +148,11 @@ impl<E: TenantEntity + 'static> Reaches<E> for Tenant {
     }
 }
 
-impl<E, K: IntoTenantKey<E>> ScopeKey<E, Tenant> for K {
+/// A tenant-free key (`Product::tenant_key(..)`), completed with the
+/// tenant.
+impl<E> ScopeKey<E, Tenant> for TenantKey<E> {
     fn complete(self, scope: &Tenant) -> PrimaryKey<E> {
-        self.into_tenant_key(&scope.check.tenant)
+        self.for_tenant(&scope.check.tenant)
     }
 }
 
