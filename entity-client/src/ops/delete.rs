@@ -13,6 +13,7 @@ use super::render::render_update;
 use super::rmw::{read_modify_write, Start, Step};
 use super::single::{Action, IdentityGuard, SingleWrite};
 use super::unique;
+use super::whole_write::WholeWrite;
 use super::{and, exists, missing_as_not_found, ReturnNothing, ReturnOld, Returning};
 use crate::error::{Error, Result};
 use crate::limits::{check_item, check_primary_key};
@@ -421,21 +422,21 @@ impl<E: Entity + Send + 'static> Restore<E> {
             check_item(E::MODEL, &stamped.item)?;
             let deleted = entity_core::__private::condition_exists::<E>(soft.attribute);
             let condition = managed::with_version(Some(deleted), stamped.expected);
-            let mut write = super::whole_write::whole_write_removing(
-                &stamped.item,
-                true,
-                condition.as_ref(),
-                &removes,
-            )?;
-            write.identity = identity;
-            if !soft.keep_unique {
-                let values = super::managed::created_values(&stamped)?;
-                write.companions = unique::moves::<E>(&self.client, &[], &values, &stamped.item)?;
+            // A deleted item holds no values, unless the delete kept them.
+            let values = match soft.keep_unique {
+                true => Vec::new(),
+                false => super::managed::created_values(&stamped)?,
+            };
+            let write = WholeWrite {
+                item: &stamped.item,
+                upsert: true,
+                removes: &removes,
+                condition: condition.as_ref(),
+                identity,
+                held: &[],
+                holds: &values,
             }
-            write.companions.extend(super::history::companions::<E>(
-                &self.client,
-                &stamped.item,
-            )?);
+            .plan(&self.client)?;
             expected = stamped.expected;
             Ok(Step::Send(write, stamped))
         })

@@ -434,6 +434,25 @@ fn transact_items(
         .collect())
 }
 
+impl SingleWrite {
+    /// The write as a transaction's item, its identity guard rendered, and
+    /// the companions that go with it (a transaction's whole write:
+    /// assembled as a single write is, sent as part of a larger request).
+    pub(crate) fn into_transact_items(
+        self,
+        table: &str,
+    ) -> Result<(TransactWriteItem, Vec<Companion>)> {
+        let expressions = match self.identity {
+            Some(guard) => guard.render(self.expressions),
+            None => self.expressions,
+        };
+        Ok((
+            transact_item(table, self.action, expressions)?,
+            self.companions,
+        ))
+    }
+}
+
 /// One write as a transaction item.
 pub(crate) fn transact_item(
     table: &str,

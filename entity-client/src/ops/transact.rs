@@ -6,6 +6,7 @@ use super::operation::{operation, Operation};
 use super::render::render_update;
 use super::single::{self, IdentityGuard};
 use super::visibility::{Shown, Visibility};
+use super::whole_write::WholeWrite;
 use super::Companion;
 use super::{and, condition_only, not_exists, Conditional};
 use crate::error::{from_sdk, Error, Result, ValidationError};
@@ -211,22 +212,24 @@ impl<S: Scope> TransactWrite<S> {
                 ))
                 .into());
             }
-            let write = super::whole_write::whole_write(&stamped.item, upsert, condition.as_ref())?;
-            let table = self.client.checked_table()?;
-            let expressions = Guarded(guard).apply(write.expressions);
-            let item = single::transact_item(table, write.action, expressions)?;
-            let mut companions = super::history::companions::<E>(&self.client, &stamped.item)?;
-            if mode == Mode::Create && !E::MODEL.managed.unique.is_empty() {
-                let owner = stamped.item.clone();
-                let values = stamped.into_entity()?.unique_values();
-                companions.extend(super::unique::moves::<E>(
-                    &self.client,
-                    &[],
-                    &values,
-                    &owner,
-                )?);
+            // A create claims its unique values (a put of an entity with
+            // unique values is refused at compile time: it needs the stored
+            // item's values, which a transaction cannot read first).
+            let values = match mode {
+                Mode::Create => managed::created_values(&stamped)?,
+                Mode::Replace => Vec::new(),
+            };
+            WholeWrite {
+                item: &stamped.item,
+                upsert,
+                removes: &[],
+                condition: condition.as_ref(),
+                identity: guard,
+                held: &[],
+                holds: &values,
             }
-            Ok((item, companions))
+            .plan(&self.client)?
+            .into_transact_items(self.client.checked_table()?)
         })();
         match built {
             Ok((item, companions)) => {

@@ -1,26 +1,56 @@
-//! The write of one whole item, a put or an upsert, shared by the writes,
-//! restores and transactions.
+//! The write of one whole item, a put or an upsert, with every feature's
+//! part: assembled here once for the writes, restores and transactions.
 
-use super::single::{Action, SingleWrite};
+use super::single::{Action, IdentityGuard, SingleWrite};
+use super::{history, unique};
 use super::{is_table_key, render_condition, Expressions};
 use crate::error::Result;
+use crate::Client;
 use entity_core::expr::{Condition, Placeholders, Update};
 use entity_core::{Entity, Item};
 
-/// The write of a whole item: a PutItem, or for an upsert an UpdateItem
-/// setting every attribute but the table key (`created_at` only if the
-/// item has none) and removing absent fields.
-pub(crate) fn whole_write<E: Entity>(
-    item: &Item,
-    upsert: bool,
-    condition: Option<&Condition<E>>,
-) -> Result<SingleWrite> {
-    whole_write_removing(item, upsert, condition, &[])
+/// A whole item's write: what is written, and what the write carries.
+pub(crate) struct WholeWrite<'a, E> {
+    /// The item, stamped.
+    pub item: &'a Item,
+    /// An UpdateItem leaving attributes the entity does not own, rather
+    /// than a PutItem.
+    pub upsert: bool,
+    /// Attributes an upsert also removes (a restore's deletion marks).
+    pub removes: &'a [&'static str],
+    pub condition: Option<&'a Condition<E>>,
+    /// A tenant's write: only over an absent item or one of `E`.
+    pub identity: Option<IdentityGuard>,
+    /// The unique values the stored item holds, and the ones the written
+    /// item holds: the sentinels move from the first to the second.
+    pub held: &'a [Option<String>],
+    pub holds: &'a [Option<String>],
 }
 
-/// [`whole_write`], an upsert also removing `removes` (the marks of a soft
-/// delete, on restore).
-pub(crate) fn whole_write_removing<E: Entity>(
+impl<E: Entity> WholeWrite<'_, E> {
+    /// The write with each feature's part, in the order of
+    /// `guide::composition`: the item's put or upsert under the condition
+    /// (the managed fields and lifecycle are in the stamped item already),
+    /// the unique sentinels moved, the history snapshot, and the identity
+    /// guard (rendered when sent, as no condition of the caller's). A
+    /// single write sends it in its read-modify-write loop; a transaction
+    /// adds it as its items ([`SingleWrite::into_transact_items`]).
+    pub(crate) fn plan(self, client: &Client) -> Result<SingleWrite> {
+        let mut write = whole_write(self.item, self.upsert, self.condition, self.removes)?;
+        write.companions = unique::moves::<E>(client, self.held, self.holds, self.item)?;
+        write
+            .companions
+            .extend(history::companions::<E>(client, self.item)?);
+        write.identity = self.identity;
+        Ok(write)
+    }
+}
+
+/// The write of a whole item: a PutItem, or for an upsert an UpdateItem
+/// setting every attribute but the table key (`created_at` only if the
+/// item has none) and removing absent fields and `removes` (the
+/// marks of a soft delete, on restore).
+fn whole_write<E: Entity>(
     item: &Item,
     upsert: bool,
     condition: Option<&Condition<E>>,

@@ -9,8 +9,7 @@
 use super::managed::{self, created_values, Mode, Stamped};
 use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, SingleWrite};
-use super::unique;
-use super::whole_write::whole_write;
+use super::whole_write::WholeWrite;
 use super::{and, not_exists, ReturnOld, ReturnStored, Returning};
 use crate::error::Result;
 use crate::limits::check_item;
@@ -279,12 +278,8 @@ impl<E: Entity> Whole<'_, E> {
             };
             let item = &stamped.item;
             let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, |_| {
-                let mut write = self.request::<R>(item, condition.as_ref())?;
+                let mut write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
                 write.idempotent = condition.is_none();
-                if !values.is_empty() {
-                    write.companions = unique::moves::<E>(self.client, &[], &values, item)?;
-                }
-                self.add_history(&mut write, item)?;
                 Ok(Step::Send(write, ()))
             })
             .await?;
@@ -295,44 +290,43 @@ impl<E: Entity> Whole<'_, E> {
         let (item, expected) = (&stamped.item, stamped.expected);
         let (kept, attributes) = read_modify_write(self.client, start, |current| {
             let kept = keep_created::<E>(item, expected, current.item.as_ref())?;
-            let (guard, stable, companions) = if moves_unique {
-                let values = created_values(&kept)?;
-                let moves = unique::moves::<E>(self.client, &current.values, &values, &kept.item)?;
-                (current.unique_guard(), false, moves)
-            } else {
-                let (guard, stable) = created_guard(current);
-                (guard, stable, Vec::new())
+            let values = created_values(&kept)?;
+            let (guard, stable) = match moves_unique {
+                true => (current.unique_guard(), false),
+                false => created_guard(current),
             };
             let guarded = and(condition.clone(), Some(guard));
-            let mut write = self.request::<R>(&kept.item, guarded.as_ref())?;
+            let mut write =
+                self.request::<R>(&kept.item, guarded.as_ref(), &current.values, &values)?;
             write.idempotent = condition.is_none() && stable;
-            write.companions = companions;
-            self.add_history(&mut write, &kept.item)?;
             Ok(Step::Send(write, kept))
         })
         .await?;
         written::<E, R>(attributes, kept)
     }
 
-    /// The request writing `item` under `condition`.
+    /// The request writing `item` under `condition`, moving the unique
+    /// sentinels from the values `held` to the ones it `holds`.
     fn request<R: Returning<E>>(
         &self,
         item: &Item,
         condition: Option<&Condition<E>>,
+        held: &[Option<String>],
+        holds: &[Option<String>],
     ) -> Result<SingleWrite> {
-        let mut write = whole_write(item, self.upsert, condition)?;
-        write.identity = self.identity;
+        let mut write = WholeWrite {
+            item,
+            upsert: self.upsert,
+            removes: &[],
+            condition,
+            identity: self.identity,
+            held,
+            holds,
+        }
+        .plan(self.client)?;
         write.token = self.token.clone();
         write.return_value = R::return_value();
         Ok(write)
-    }
-
-    /// The history snapshot of `item`, for an entity that keeps history.
-    fn add_history(&self, write: &mut SingleWrite, item: &Item) -> Result<()> {
-        write
-            .companions
-            .extend(super::history::companions::<E>(self.client, item)?);
-        Ok(())
     }
 }
 
