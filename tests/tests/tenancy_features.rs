@@ -373,6 +373,52 @@ async fn a_tenant_batch_writes_puts_and_deletes_of_its_tenant() {
     assert_eq!(listed.len(), 129);
 }
 
+/// A streamed tenant batch: converted as its transactions are built, each
+/// refusal reported at its position, everything else written.
+#[tokio::test]
+async fn a_tenant_batch_streams_its_tenants_entities() {
+    let t = table(&[Product::MODEL]).await;
+    let (acme, globex) = (t.client.tenant("acme"), t.client.tenant("globex"));
+    acme.put(&product("acme", "p7", "tools", 1)).await.unwrap();
+    // 230 of acme's (three transactions), with another tenant's at 100
+    // and a key the batch's own put already names at 150.
+    let streamed = (0..232u32).map(|i| match i {
+        100 => product("globex", "g1", "tools", i),
+        150 => product("acme", "own", "tools", i),
+        _ => product("acme", &format!("s{i}"), "tools", i),
+    });
+    let out = acme
+        .batch_write()
+        .put(&product("acme", "own", "toys", 0))
+        .put_iter(streamed)
+        .await
+        .unwrap();
+    assert_eq!(out.written, 231, "{out:?}");
+    let refused: Vec<(usize, bool)> = out
+        .refused
+        .iter()
+        .map(|r| (r.position, matches!(r.error, Error::TenantMismatch { .. })))
+        .collect();
+    assert_eq!(refused, [(100, true), (150, false)]);
+    assert!(out.unprocessed.is_empty() && out.errors.is_empty());
+    let listed = acme.query(Product::tenant_primary()).all().await.unwrap();
+    assert_eq!(listed.len(), 232); // p7, own and 230 streamed
+    assert_eq!(
+        acme.get(Product::tenant_key("own"))
+            .await
+            .unwrap()
+            .map(|p| p.category),
+        Some("toys".to_owned()),
+        "the batch's own put, not the repeat"
+    );
+    assert!(globex
+        .query(Product::tenant_primary())
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
+}
+
 #[tokio::test]
 async fn a_tenant_batch_refuses_what_it_cannot_write_before_sending() {
     let t = table(&[Product::MODEL, Journal::MODEL]).await;

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::keys::KeyId;
 use crate::limits::MAX_TRANSACTION_ITEMS;
 use crate::ops::batch::seen::SeenKeys;
-use crate::ops::batch::write::{BatchWriteOutput, UnprocessedWrite};
+use crate::ops::batch::write::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 use crate::ops::managed::Mode;
 use crate::ops::operation::{operation, Operation};
 use crate::ops::single::IdentityGuard;
@@ -31,6 +31,7 @@ use crate::Client;
 use entity_core::{
     IntoTenantKey, Item, TenantEntity, WithoutSoftDelete, WithoutUnique, WithoutVersion,
 };
+use futures::stream::{self, BoxStream, Stream, StreamExt};
 use std::future::Future;
 
 /// A batch of puts and deletes of one tenant's items
@@ -86,6 +87,21 @@ pub struct TenantBatchWrite {
     /// it within a chunk).
     seen: SeenKeys,
     error: Option<Error>,
+    /// What `put_iter` and `put_stream` will convert, in order, after the
+    /// chunks above.
+    streams: Vec<BoxStream<'static, Streamed>>,
+}
+
+/// A streamed entity's write, ready to add to a transaction, or the
+/// entity's name and why it is refused.
+type Streamed = std::result::Result<Queued, (&'static str, Error)>;
+
+/// One streamed put: its entity, table key, and the write it adds.
+struct Queued {
+    entity: &'static str,
+    key: Item,
+    id: KeyId,
+    write: Box<dyn FnOnce(TransactWrite) -> TransactWrite + Send>,
 }
 
 /// One transaction of the batch, and the table keys of its writes (what
@@ -106,6 +122,7 @@ impl TenantClient {
             chunks: Vec::new(),
             seen: SeenKeys::default(),
             error: None,
+            streams: Vec::new(),
         }
     }
 }
@@ -137,6 +154,78 @@ impl TenantBatchWrite {
         entities
             .into_iter()
             .fold(self, |batch, entity| batch.put(entity))
+    }
+
+    /// Writes the entities of an iterator, each taken and converted only as
+    /// its transaction is built (see [`put_stream`](Self::put_stream)).
+    pub fn put_iter<E, I>(self, entities: I) -> Self
+    where
+        E: TenantEntity + WithoutUnique + WithoutVersion + Send + 'static,
+        I: IntoIterator<Item = E>,
+        I::IntoIter: Send + 'static,
+    {
+        self.put_stream(stream::iter(entities))
+    }
+
+    /// Writes the entities of a stream, polled only as transactions are
+    /// built: each entity is checked and stamped (as [`put`](Self::put)
+    /// does) when its transaction of up to 100 writes is built, and one
+    /// transaction is in flight at a time, after the batch's own writes. A
+    /// write of any size holds one transaction in memory.
+    ///
+    /// An entity that cannot be written (another tenant's, one that fails
+    /// to convert or breaks a limit, a key the batch already named) is not
+    /// sent: it comes back in [`BatchWriteOutput::refused`] with its
+    /// position among the streamed entities, and the rest is written.
+    ///
+    /// ```
+    /// use entity_client::Entity;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "shop", tenant = tenant_id)]
+    /// #[pk(tenant_id)]
+    /// #[sk(sku)]
+    /// struct Listing { tenant_id: String, sku: String }
+    ///
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let server = entity_client::EmbeddedDynamo::start().await?;
+    /// # let client = server.client("app");
+    /// # client.create_table(&[Listing::MODEL]).await?;
+    /// let acme = client.tenant("acme");
+    /// let listings = (0..250).map(|i| Listing { tenant_id: "acme".into(), sku: format!("s{i}") });
+    /// let theirs = Listing { tenant_id: "globex".into(), sku: "x".into() };
+    /// let out = acme.batch_write().put_iter(listings.chain([theirs])).await?;
+    /// assert_eq!(out.written, 250);
+    /// assert_eq!(out.refused.len(), 1); // another tenant's, at position 250
+    /// assert_eq!(out.refused[0].position, 250);
+    /// # Ok(()) }
+    /// ```
+    pub fn put_stream<E, St>(mut self, entities: St) -> Self
+    where
+        E: TenantEntity + WithoutUnique + WithoutVersion + Send + 'static,
+        St: Stream<Item = E> + Send + 'static,
+    {
+        Reads::<E>::enter(&self.tenant.scope);
+        let scope = self.tenant.scope.clone();
+        let converted = entities.map(move |entity| {
+            if let Some(error) = scope.refuse(&entity) {
+                return Err((E::MODEL.name, error));
+            }
+            let key = entity.primary_key();
+            Ok(Queued {
+                entity: E::MODEL.name,
+                key: key.to_item(),
+                id: KeyId::of(&key),
+                write: Box::new(move |writes: TransactWrite| {
+                    writes.whole(&entity, Mode::Replace, None, IdentityGuard::of::<E>(true))
+                }),
+            })
+        });
+        self.streams.push(converted.boxed());
+        self
     }
 
     /// Deletes the item of this tenant with this key. A soft-delete
@@ -235,23 +324,82 @@ impl TenantBatchWrite {
         // Every chunk through this batch's client (explain's, when it is
         // explained), in this batch's span.
         let client = self.client;
-        for Chunk { mut writes, keys } in self.chunks {
-            *writes.client_mut() = client.clone();
-            match writes.execute().await {
-                Ok(()) => output.written += keys.len(),
-                Err(error) => {
-                    output.errors.push(error);
-                    output
-                        .unprocessed
-                        .extend(keys.into_iter().map(|(entity, key)| UnprocessedWrite {
-                            entity,
-                            key,
-                            request: None,
-                        }));
+        for chunk in self.chunks {
+            chunk.send(&client, &mut output).await;
+        }
+        let mut seen = self.seen;
+        let mut chunk: Option<Chunk> = None;
+        let mut streamed = stream::iter(self.streams).flatten().enumerate();
+        while let Some((position, next)) = streamed.next().await {
+            let checked = next.and_then(|queued| {
+                let entity = queued.entity;
+                self.tenant
+                    .check_key(&queued.key)
+                    .and_then(|()| seen.insert(&queued.id).map_err(Error::from))
+                    .map(|()| queued)
+                    .map_err(|error| (entity, error))
+            });
+            let queued = match checked {
+                Ok(queued) => queued,
+                Err((entity, error)) => {
+                    output.refused.push(RefusedWrite {
+                        position,
+                        entity,
+                        error,
+                    });
+                    continue;
+                }
+            };
+            let current = chunk.get_or_insert_with(|| Chunk {
+                writes: client.transact_write(),
+                keys: Vec::new(),
+            });
+            let writes = std::mem::replace(&mut current.writes, client.transact_write());
+            let mut writes = (queued.write)(writes);
+            // An entity that fails to convert is refused alone: the
+            // transaction holds its error, not its write.
+            if let Some(error) = writes.take_error() {
+                output.refused.push(RefusedWrite {
+                    position,
+                    entity: queued.entity,
+                    error,
+                });
+            } else {
+                current.keys.push((queued.entity, queued.key));
+            }
+            current.writes = writes;
+            if current.writes.len() >= MAX_TRANSACTION_ITEMS {
+                if let Some(full) = chunk.take() {
+                    full.send(&client, &mut output).await;
                 }
             }
         }
+        if let Some(last) = chunk.filter(|c| !c.keys.is_empty()) {
+            last.send(&client, &mut output).await;
+        }
         Ok(output)
+    }
+}
+
+impl Chunk {
+    /// Sends the chunk's transaction through `client`: its writes are
+    /// written, or all unprocessed with its error.
+    async fn send(self, client: &Client, output: &mut BatchWriteOutput) {
+        let Chunk { mut writes, keys } = self;
+        *writes.client_mut() = client.clone();
+        match writes.execute().await {
+            Ok(()) => output.written += keys.len(),
+            Err(error) => {
+                output.errors.push(error);
+                output
+                    .unprocessed
+                    .extend(keys.into_iter().map(|(entity, key)| UnprocessedWrite {
+                        entity,
+                        key,
+                        request: None,
+                    }));
+            }
+        }
     }
 }
 
