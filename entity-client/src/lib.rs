@@ -87,7 +87,7 @@ pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
 pub use engine::{Capabilities, Engine};
 pub use entity_core::*;
-pub use error::{CancellationReason, Error, Result, SdkError, ValidationError};
+pub use error::{CancellationReason, Error, FailedCondition, Result, SdkError, ValidationError};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 pub use ops::delete::{Delete, Restore};

@@ -169,10 +169,18 @@ async fn create_writes_once_then_fails_with_the_existing_item() {
     let mut other = original.clone();
     other.title = "second create".into();
     let err = client.create(&other).await.unwrap_err();
-    let Error::ConditionFailed { entity, old, .. } = &err else {
+    let Error::ConditionFailed {
+        entity, old, why, ..
+    } = &err
+    else {
         panic!("expected ConditionFailed, got {err:?}")
     };
     assert_eq!(*entity, "Task");
+    assert_eq!(*why, entity_client::FailedCondition::Exists);
+    assert_eq!(
+        err.to_string(),
+        "condition failed on a Task write, nothing was written: an item with this key exists (a create writes only a new item: `put` replaces one, `upsert` merges into it)"
+    );
     let old = old.as_deref().expect("DynamoDB returns the existing item");
     assert_eq!(Task::from_item(old.clone()).unwrap(), original);
     assert!(std::error::Error::source(&err).is_some());

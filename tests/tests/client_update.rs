@@ -507,7 +507,20 @@ async fn group_setter_guards_the_table_key_composites_it_uses() {
         .apply(Member::set_rank(9, "m2".to_owned()))
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::ConditionFailed { .. }), "{err:?}");
+    // The error names the composite that differs, and why it matters.
+    match &err {
+        Error::ConditionFailed { why, .. } => assert_eq!(
+            why,
+            &entity_client::FailedCondition::Composites {
+                differ: vec!["member_id"]
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        "condition failed on a Member write, nothing was written: the stored `member_id` differs from the value given to the group setter, which recomposes index keys from it: pass the stored value (read the item first)"
+    );
     assert_eq!(
         stored_entity(client, &Member::key("o1", "m1"))
             .await

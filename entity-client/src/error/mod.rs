@@ -5,6 +5,54 @@ use std::fmt;
 
 pub(crate) mod stream;
 
+/// Which condition of a write failed ([`Error::ConditionFailed`]), as far
+/// as the stored item tells.
+///
+/// ```
+/// use entity_client::FailedCondition;
+///
+/// let why = FailedCondition::Composites { differ: vec!["status"] };
+/// assert!(why.to_string().contains("the stored `status` differs"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FailedCondition {
+    /// A `create` met an item with its key.
+    Exists,
+    /// A group setter (`Task::set_status_priority(..)`) met stored
+    /// composites other than the ones it was given: these fields differ.
+    /// It recomposes index keys from the values given, so it writes only
+    /// over an item that holds them.
+    Composites {
+        /// The fields whose stored values differ from the ones given.
+        differ: Vec<&'static str>,
+    },
+    /// The caller's condition (or one the client cannot tell apart).
+    Condition,
+}
+
+impl fmt::Display for FailedCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FailedCondition::Exists => f.write_str(
+                "an item with this key exists (a create writes only a new item: `put` replaces one, `upsert` merges into it)",
+            ),
+            FailedCondition::Composites { differ } => {
+                let names: Vec<String> = differ.iter().map(|d| format!("`{d}`")).collect();
+                let verb = if differ.len() == 1 { "differs" } else { "differ" };
+                write!(
+                    f,
+                    "the stored {} {verb} from the value given to the group setter, which recomposes index keys from it: pass the stored value (read the item first)",
+                    names.join(", ")
+                )
+            }
+            FailedCondition::Condition => {
+                f.write_str("its condition did not hold (the stored item is in `Error::old_item`)")
+            }
+        }
+    }
+}
+
 /// The SDK's error for any operation, kept as the source of ours.
 pub type SdkError = aws_sdk_dynamodb::Error;
 
@@ -15,12 +63,15 @@ pub type SdkError = aws_sdk_dynamodb::Error;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A write's condition did not hold; nothing was written. `old` is the
-    /// item as it was, when DynamoDB returned it.
-    #[error("condition failed on a {entity} write; nothing was written")]
+    /// A write's condition did not hold; nothing was written. `why` says
+    /// which condition, as far as the stored item tells; `old` is the item
+    /// as it was, when DynamoDB returned it.
+    #[error("condition failed on a {entity} write, nothing was written: {why}")]
     ConditionFailed {
         /// The entity written.
         entity: &'static str,
+        /// Which condition failed.
+        why: FailedCondition,
         /// The stored item at the time, if any.
         old: Option<Box<Item>>,
         /// The SDK error.
@@ -448,6 +499,7 @@ where
     match &error {
         SdkError::ConditionalCheckFailedException(e) => Error::ConditionFailed {
             entity,
+            why: FailedCondition::Condition,
             old: e.item().map(|item| Box::new(item.clone())),
             source: Box::new(error),
         },

@@ -528,6 +528,7 @@ pub(crate) fn canceled(
         if reason.index == 0 {
             return Error::ConditionFailed {
                 entity,
+                why: crate::error::FailedCondition::Condition,
                 old: reason.item.clone().map(Box::new),
                 source,
             };
@@ -543,6 +544,7 @@ pub(crate) fn canceled(
         if companion.is_some_and(|c| c.slot) {
             return Error::ConditionFailed {
                 entity,
+                why: crate::error::FailedCondition::Condition,
                 old: reason.item.clone().map(Box::new),
                 source,
             };

@@ -7,7 +7,7 @@ use super::{
     ReturnUpdatedOld, Returning,
 };
 use super::{lifecycle, managed};
-use crate::error::{Result, ValidationError};
+use crate::error::{Error, FailedCondition, Result, ValidationError};
 use crate::limits::check_primary_key;
 use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::Client;
@@ -291,20 +291,18 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             return Err(ValidationError::EmptyUpdate { entity }.into());
         }
         managed::check_expected::<E>(self.expected)?;
+        let fixed = self.update.fixed_composites().to_vec();
         // A soft-deleted item reads as missing: it is not changed (its index
         // keys stay out of the indexes). Not a condition of the caller's: a
         // repeat meets the same item again.
         let mut this = self;
         this.condition = and(this.condition.take(), lifecycle::not_deleted::<E>());
-        if E::MODEL.lifecycle.history.is_some() {
-            return this
-                .send_with_history()
-                .await
-                .map_err(lifecycle::deleted_as_not_found::<E>);
-        }
-        this.send_plain()
-            .await
-            .map_err(lifecycle::deleted_as_not_found::<E>)
+        let sent = match E::MODEL.lifecycle.history {
+            Some(_) => this.send_with_history().await,
+            None => this.send_plain().await,
+        };
+        sent.map_err(lifecycle::deleted_as_not_found::<E>)
+            .map_err(|e| composites_differ::<E>(e, &fixed))
     }
 
     async fn send_plain(self) -> Result<R::Output> {
@@ -338,6 +336,42 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             }
         })?;
         R::output(entity, attributes)
+    }
+}
+
+/// A failed condition of an update carrying a group setter, where the
+/// stored item holds other composites than the ones given: names them.
+fn composites_differ<E: Entity>(
+    error: Error,
+    fixed: &[(String, Option<aws_sdk_dynamodb::types::AttributeValue>)],
+) -> Error {
+    match error {
+        Error::ConditionFailed {
+            entity,
+            why: FailedCondition::Condition,
+            old: Some(old),
+            source,
+        } if !fixed.is_empty() => {
+            let differ: Vec<&'static str> = fixed
+                .iter()
+                .filter(|(attribute, value)| old.get(attribute) != value.as_ref())
+                .filter_map(|(attribute, _)| {
+                    let field = E::MODEL.fields.iter().find(|f| f.attribute == attribute);
+                    field.map(|f| f.field)
+                })
+                .collect();
+            let why = match differ.is_empty() {
+                true => FailedCondition::Condition,
+                false => FailedCondition::Composites { differ },
+            };
+            Error::ConditionFailed {
+                entity,
+                why,
+                old: Some(old),
+                source,
+            }
+        }
+        other => other,
     }
 }
 

@@ -11,7 +11,7 @@ use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, SingleWrite};
 use super::whole_write::WholeWrite;
 use super::{and, not_exists, ReturnOld, ReturnStored, Returning};
-use crate::error::Result;
+use crate::error::{Error, FailedCondition, Result};
 use crate::limits::check_item;
 use crate::scoping::{Reaches, Scope};
 use crate::Client;
@@ -201,7 +201,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
             .send::<R>(stamped)
             .await
             .map_err(|e| match self.mode {
-                Mode::Create => e,
+                Mode::Create => exists(e),
                 Mode::Replace => managed::version_conflict::<E>(e, expected),
             })?;
         match written {
@@ -238,6 +238,25 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
 }
 
 crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] Put<E, R> => R::Output);
+
+/// A create's failed condition that met a stored item: the item exists
+/// (a create's own condition; the caller's can fail only on no item).
+fn exists(error: Error) -> Error {
+    match error {
+        Error::ConditionFailed {
+            entity,
+            old: Some(old),
+            source,
+            ..
+        } => Error::ConditionFailed {
+            entity,
+            why: FailedCondition::Exists,
+            old: Some(old),
+            source,
+        },
+        other => other,
+    }
+}
 
 /// What a whole-item write hands back: the entity as stored, known to the
 /// client, or the attributes DynamoDB returned.

@@ -51,6 +51,10 @@ pub struct Update<E> {
     adds: Vec<(&'static str, Value)>,
     deletes: Vec<(&'static str, Value)>,
     guards: Vec<Condition<E>>,
+    /// What the guards of a group setter require: each composite's
+    /// attribute and the value it must hold (`None`: absent), to name the
+    /// ones that differ when the update is refused.
+    fixed: Vec<(String, Option<AttributeValue>)>,
     /// Sharded index keys a group setter recomposed, waiting for the table
     /// key of the item updated, which picks their shard.
     shard_keys: Vec<ShardKey>,
@@ -74,6 +78,7 @@ impl<E> Clone for Update<E> {
             adds: self.adds.clone(),
             deletes: self.deletes.clone(),
             guards: self.guards.clone(),
+            fixed: self.fixed.clone(),
             shard_keys: self.shard_keys.clone(),
             entity: PhantomData,
         }
@@ -95,6 +100,7 @@ impl<E> Update<E> {
             adds: Vec::new(),
             deletes: Vec::new(),
             guards: Vec::new(),
+            fixed: Vec::new(),
             shard_keys: Vec::new(),
             entity: PhantomData,
         }
@@ -306,6 +312,7 @@ impl<E> Update<E> {
             self.push_remove(name);
         }
         self.guards.extend(change.guards);
+        self.fixed.extend(change.fixed);
         self.shard_keys.extend(change.shard_keys);
         self
     }
@@ -345,6 +352,14 @@ impl<E> Update<E> {
             .iter()
             .copied()
             .filter(|name| !self.sets.iter().any(|(set, _)| set == name))
+    }
+
+    /// The composites a group setter requires to be stored as given: each
+    /// attribute and its value (`None`: absent). For naming the ones that
+    /// differ when the update is refused.
+    #[doc(hidden)]
+    pub fn fixed_composites(&self) -> &[(String, Option<AttributeValue>)] {
+        &self.fixed
     }
 
     /// Conditions the update needs to stay consistent (from group changes).
@@ -481,6 +496,7 @@ pub struct IndexChange<E> {
     sets: Vec<(String, Value)>,
     removes: Vec<&'static str>,
     guards: Vec<Condition<E>>,
+    fixed: Vec<(String, Option<AttributeValue>)>,
     shard_keys: Vec<ShardKey>,
 }
 
@@ -544,6 +560,7 @@ impl<E> IndexChange<E> {
             sets: Vec::new(),
             removes: Vec::new(),
             guards: Vec::new(),
+            fixed: Vec::new(),
             shard_keys: Vec::new(),
         }
     }
@@ -575,6 +592,7 @@ impl<E> IndexChange<E> {
     /// absent, as the value given (`None`) says.
     pub(crate) fn guard_absent(mut self, attribute: &'static str) -> Self {
         self.guards.push(Condition::attribute_not_exists(attribute));
+        self.fixed.push((attribute.to_owned(), None));
         self
     }
 
@@ -595,6 +613,9 @@ impl<E> IndexChange<E> {
     /// value it was given. A value that fails to convert fails the update
     /// when it renders, never drops the guard.
     pub(crate) fn guard(mut self, attribute: &str, value: Value) -> Self {
+        if let Ok(fixed) = &value {
+            self.fixed.push((attribute.to_owned(), Some(fixed.clone())));
+        }
         self.guards
             .push(Condition::attribute_equals_value(attribute, value));
         self
