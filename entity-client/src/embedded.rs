@@ -3,9 +3,12 @@
 //! talks to it exactly as it talks to AWS.
 
 use crate::client::{local_sdk_client, Client};
+use aws_sdk_dynamodb::config::Intercept;
+use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
-/// A running embedded server. Dropping it stops the server.
+/// A running embedded server. It runs as long as this value, or any client
+/// made from it, lives: the server stops when the last of them is dropped.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -14,12 +17,42 @@ use tokio::sync::oneshot;
 /// let client = server.client("app");
 /// let tables = client.sdk().list_tables().send().await?;
 /// assert!(tables.table_names().is_empty());
+///
+/// // A client alone keeps its server running.
+/// let client = entity_client::EmbeddedDynamo::start().await?.client("app");
+/// assert!(client.sdk().list_tables().send().await.is_ok());
 /// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct EmbeddedDynamo {
     endpoint: String,
-    shutdown: Option<oneshot::Sender<()>>,
+    running: Arc<Running>,
+}
+
+/// The running server: stopped when the last holder (the server value,
+/// or an SDK client made from it) is dropped.
+#[derive(Debug)]
+struct Running {
+    shutdown: Mutex<Option<oneshot::Sender<()>>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let shutdown = self.shutdown.get_mut().ok().and_then(Option::take);
+        if let Some(shutdown) = shutdown {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+/// Rides on every SDK client made from the server, holding it running.
+#[derive(Debug)]
+struct KeepRunning(#[allow(dead_code)] Arc<Running>); // held, never read
+
+impl Intercept for KeepRunning {
+    fn name(&self) -> &'static str {
+        "entity_client::embedded"
+    }
 }
 
 /// The embedded server could not start.
@@ -47,7 +80,9 @@ impl EmbeddedDynamo {
         });
         Ok(Self {
             endpoint: format!("http://{address}"),
-            shutdown: Some(shutdown),
+            running: Arc::new(Running {
+                shutdown: Mutex::new(Some(shutdown)),
+            }),
         })
     }
 
@@ -56,21 +91,17 @@ impl EmbeddedDynamo {
         &self.endpoint
     }
 
-    /// An SDK client for this server.
+    /// An SDK client for this server; it keeps the server running.
     pub fn sdk_client(&self) -> aws_sdk_dynamodb::Client {
-        local_sdk_client(&self.endpoint)
+        let sdk = local_sdk_client(&self.endpoint);
+        let keep = KeepRunning(self.running.clone());
+        let config = sdk.config().to_builder().interceptor(keep).build();
+        aws_sdk_dynamodb::Client::from_conf(config)
     }
 
-    /// A client for `table` on this server.
+    /// A client for `table` on this server; it (and every client made
+    /// from it) keeps the server running.
     pub fn client(&self, table: impl Into<String>) -> Client {
         Client::new(self.sdk_client(), table).with_engine(crate::Engine::Dynoxide)
-    }
-}
-
-impl Drop for EmbeddedDynamo {
-    fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
     }
 }

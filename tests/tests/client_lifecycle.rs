@@ -88,6 +88,36 @@ async fn owned_by_ada(client: &Client) -> Vec<String> {
 
 // ---- TTL ---------------------------------------------------------------
 
+/// A TTL left at 0 would hide the item at once; one in milliseconds would
+/// never expire: both refused before sending, naming the fix.
+#[tokio::test]
+async fn a_ttl_of_zero_or_in_milliseconds_is_refused_before_sending() {
+    let (t, client, _) = setup().await;
+    for (value, says) in [
+        (0, "EpochSeconds::default()"),
+        (-5, "before 1970"),
+        ((T0 as i64) * 1000, "divide by 1000"),
+    ] {
+        let mut d = doc("d1", "Draft", "draft");
+        d.expires_at = Some(EpochSeconds(value));
+        let err = client.put(&d).await.unwrap_err();
+        match &err {
+            Error::Validation(entity_client::ValidationError::Ttl {
+                field, value: v, ..
+            }) => assert_eq!((*field, *v), ("expires_at", value)),
+            other => panic!("{value}: {other:?}"),
+        }
+        assert!(err.to_string().contains(says), "{err}");
+        assert_eq!(stored(&t.client, &Doc::key("d1")).await, None);
+    }
+    let mut d = doc("d1", "Draft", "draft");
+    d.expires_at = Some(EpochSeconds(T0 as i64 + 60));
+    client
+        .put(&d)
+        .await
+        .expect("a TTL in seconds, in the future");
+}
+
 #[tokio::test]
 async fn an_expired_item_is_hidden_before_the_server_deletes_it() {
     let (t, client, clock) = setup().await;

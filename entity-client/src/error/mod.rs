@@ -364,6 +364,21 @@ pub enum ValidationError {
         /// The key.
         key: String,
     },
+    /// A TTL value DynamoDB would not use as the writer meant: 0 or before
+    /// 1970 (the item is expired, hidden by every read, once written), or
+    /// past the year 9999 in seconds (milliseconds, most likely: DynamoDB's
+    /// TTL is seconds, and such an item never expires).
+    #[error("{entity}.{field} = {value} is no TTL DynamoDB can use: {reason}")]
+    Ttl {
+        /// The entity.
+        entity: &'static str,
+        /// The TTL field.
+        field: &'static str,
+        /// The value, as written.
+        value: i64,
+        /// What is wrong, and what to write instead.
+        reason: &'static str,
+    },
     /// An update with no changes.
     #[error("an update of {entity} with no changes")]
     EmptyUpdate {

@@ -58,6 +58,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
     if let Some((attribute, expires)) = sliding_ttl::<E>(client) {
         item.insert(attribute.to_owned(), expires);
     }
+    check_ttl::<E>(&item)?;
     if managed.is_empty() {
         return Ok(Stamped {
             item,
@@ -111,6 +112,38 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
         expected,
         created_unset,
     })
+}
+
+/// The last second DynamoDB's TTL can mean: 9999-12-31T23:59:59Z. A value
+/// past it is in milliseconds, most likely.
+const LAST_TTL_SECOND: i64 = 253_402_300_799;
+
+/// Refuses a TTL the writer cannot have meant: 0 (a default left in place)
+/// or before 1970, which expires the item at once, and one past the year
+/// 9999, which is milliseconds and never expires.
+fn check_ttl<E: Entity>(item: &Item) -> Result<()> {
+    let Some(ttl) = E::MODEL.lifecycle.ttl else {
+        return Ok(());
+    };
+    let Some(AttributeValue::N(number)) = item.get(ttl.attribute) else {
+        return Ok(());
+    };
+    let Ok(value) = number.parse::<i64>() else {
+        return Ok(());
+    };
+    let reason = match value {
+        0 => "0 (`EpochSeconds::default()`) is 1970: the item would be expired, hidden by every read, once written; set the expiry, or make the field an `Option` and leave it `None` for none",
+        v if v < 0 => "a time before 1970 expires the item, hidden by every read, once written",
+        v if v > LAST_TTL_SECOND => "past the year 9999 in seconds, so most likely milliseconds: DynamoDB's TTL is seconds since 1970, and this item would never expire; divide by 1000",
+        _ => return Ok(()),
+    };
+    Err(crate::ValidationError::Ttl {
+        entity: E::MODEL.name,
+        field: ttl.field,
+        value,
+        reason,
+    }
+    .into())
 }
 
 /// `#[entity(ttl(after = "30d"))]`: the TTL attribute and its value, now
