@@ -22,3 +22,9 @@ pub mod composition {}
 
 #[doc = include_str!("../docs/tenancy.md")]
 pub mod tenancy {}
+
+#[doc = include_str!("../docs/getting_started.md")]
+pub mod getting_started {}
+
+#[doc = include_str!("../docs/keys.md")]
+pub mod keys {}

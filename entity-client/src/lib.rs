@@ -134,3 +134,10 @@ pub mod scope {
     pub use crate::scoping::{CrossTenant, Reaches, Reads, Scans, Scope, ScopeKey, Unscoped};
     pub use crate::tenancy::Tenant;
 }
+
+/// The README's examples, compiled and run as doctests (they start the
+/// embedded server, so they need the `embedded` feature, which
+/// `cargo test --workspace` enables).
+#[cfg(all(doctest, feature = "embedded"))]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
