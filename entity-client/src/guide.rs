@@ -28,3 +28,12 @@ pub mod getting_started {}
 
 #[doc = include_str!("../docs/keys.md")]
 pub mod keys {}
+
+#[doc = include_str!("../docs/queries.md")]
+pub mod queries {}
+
+#[doc = include_str!("../docs/writes.md")]
+pub mod writes {}
+
+#[doc = include_str!("../docs/transactions.md")]
+pub mod transactions {}
