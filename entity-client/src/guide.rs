@@ -37,3 +37,9 @@ pub mod writes {}
 
 #[doc = include_str!("../docs/transactions.md")]
 pub mod transactions {}
+
+#[doc = include_str!("../docs/integrity.md")]
+pub mod integrity {}
+
+#[doc = include_str!("../docs/lifecycle.md")]
+pub mod lifecycle {}
