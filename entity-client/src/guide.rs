@@ -43,3 +43,12 @@ pub mod integrity {}
 
 #[doc = include_str!("../docs/lifecycle.md")]
 pub mod lifecycle {}
+
+#[doc = include_str!("../docs/sharding.md")]
+pub mod sharding {}
+
+#[doc = include_str!("../docs/collections.md")]
+pub mod collections {}
+
+#[doc = include_str!("../docs/versions.md")]
+pub mod versions {}
