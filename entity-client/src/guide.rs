@@ -52,3 +52,6 @@ pub mod collections {}
 
 #[doc = include_str!("../docs/versions.md")]
 pub mod versions {}
+
+#[doc = include_str!("../docs/streams.md")]
+pub mod streams {}
