@@ -55,3 +55,9 @@ pub mod versions {}
 
 #[doc = include_str!("../docs/streams.md")]
 pub mod streams {}
+
+#[doc = include_str!("../docs/design.md")]
+pub mod design {}
+
+#[doc = include_str!("../docs/diagnostics.md")]
+pub mod diagnostics {}
