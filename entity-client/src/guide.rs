@@ -61,3 +61,6 @@ pub mod design {}
 
 #[doc = include_str!("../docs/diagnostics.md")]
 pub mod diagnostics {}
+
+#[doc = include_str!("../docs/testing.md")]
+pub mod testing {}
