@@ -64,3 +64,6 @@ pub mod diagnostics {}
 
 #[doc = include_str!("../docs/testing.md")]
 pub mod testing {}
+
+#[doc = include_str!("../docs/benchmarks.md")]
+pub mod benchmarks {}
