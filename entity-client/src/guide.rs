@@ -1,6 +1,6 @@
 //! Guides: pages of prose and complete examples, beside the API reference.
-//! Every example runs as a test against the embedded server (or only
-//! compiles, where it needs AWS).
+//! Every example runs as a test, against the embedded server where it
+//! needs one (or only compiles, where it needs AWS).
 //!
 //! Start here:
 //!
