@@ -1,4 +1,4 @@
-//! The example app's entities: seed 002's multi-tenant project management
+//! The example app's entities: a multi-tenant project management
 //! (employees and tasks in one `tenantMembers` collection) and a document
 //! with a lifecycle. Shared by the quickstart and the design export.
 
@@ -53,7 +53,7 @@ pub(crate) struct Task {
     pub(crate) comments: Vec<String>,
 }
 
-/// Everything of one tenant, read with one Query: seed 002's `tenantMembers`.
+/// Everything of one tenant, read with one Query: the `tenantMembers` collection.
 #[derive(Collection, Debug)]
 #[collection(name = "tenantMembers", pk(tenant_id: String))]
 pub(crate) enum TenantMembers {

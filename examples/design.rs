@@ -1,4 +1,4 @@
-//! Table-design export: the example app's entities (seed 002's employees
+//! Table-design export: the example app's entities (its employees
 //! and tasks, and the lifecycle document) as a NoSQL Workbench model, an
 //! access-pattern table or an HTML page.
 //!
@@ -69,7 +69,7 @@ fn design() -> Design {
         version: 1,
     };
     Design::new("project-management")
-        .description("Seed 002: employees and tasks of a tenant in one tenantMembers collection, and versioned documents.")
+        .description("Employees and tasks of a tenant in one tenantMembers collection, and versioned documents.")
         .entity::<Employee>(&employees)
         .entity::<Task>(&tasks)
         .entity::<Doc>(&[doc])

@@ -51,7 +51,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     client.create_table(&[Order::MODEL]).await?;
 
     // A low-cardinality partition key: every pending order in one
-    // partition (the anti-pattern of seed 003), written in batches.
+    // partition (the anti-pattern sharding fixes), written in batches.
     let pending: Vec<Order> = (0..2000).map(|i| order("PENDING", i)).collect();
     client.batch_write().put_all(&pending).await?;
     let shipped: Vec<Order> = (0..20).map(|i| order(&format!("SHIPPED-{i}"), i)).collect();

@@ -1,4 +1,4 @@
-//! Quickstart: seed 002's multi-tenant project management, end to end.
+//! Quickstart: a multi-tenant project management app, end to end.
 //!
 //! Starts an embedded DynamoDB-compatible server, creates the table from the
 //! entities, writes employees and tasks, queries each access pattern, pages

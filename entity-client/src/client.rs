@@ -220,8 +220,8 @@ impl Client {
     /// retry of a write whose response was lost cannot apply it twice (on
     /// by default; a transactional write costs twice the write capacity).
     /// Off, they are single-item calls that a lost response can repeat.
-    /// See the README's "Exactly-once writes" for what each operation
-    /// guarantees.
+    /// See the [integrity guide](crate::guide::integrity#exactly-once-writes)
+    /// for what each operation guarantees.
     pub fn with_exactly_once(self, on: bool) -> Self {
         self.map_inner(|inner| inner.exactly_once = on)
     }

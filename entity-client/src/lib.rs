@@ -40,11 +40,37 @@
 //!
 //! # Guides
 //!
-//! [`guide::attributes`] (every attribute of the derives),
-//! [`guide::paging`] (`limit`, `page_size` and cursors), [`guide::recipes`]
-//! (one-to-many, many-to-many, uniqueness, time series). `cargo doc --open`
-//! on your own crate documents the API the derive generated for your
-//! entities.
+//! The [`guide`] pages explain each part with examples that run as tests:
+//!
+//! * [`guide::getting_started`]: the dependency, a first entity, a client,
+//!   the table, the operations, the error type.
+//! * [`guide::keys`]: key composites and formats, sparse and
+//!   multi-attribute indexes; [`guide::attributes`], every attribute of
+//!   the derives.
+//! * [`guide::queries`] and [`guide::paging`]: typed queries, scans,
+//!   streams, cursors.
+//! * [`guide::writes`]: writes, conditions, typed updates.
+//! * [`guide::transactions`]: transactions and batches.
+//! * [`guide::integrity`]: timestamps, generated ids, optimistic locking,
+//!   unique values, exactly-once writes.
+//! * [`guide::lifecycle`]: time to live, soft delete, history.
+//! * [`guide::tenancy`]: multi-tenant entities and the client's scopes.
+//! * [`guide::sharding`]: write sharding of hot partition keys.
+//! * [`guide::collections`]: several entities read with one Query.
+//! * [`guide::versions`]: entity versions and migrations.
+//! * [`guide::streams`]: DynamoDB Streams and Lambda events.
+//! * [`guide::design`]: the table design export.
+//! * [`guide::composition`]: how the features compose, operation by
+//!   operation.
+//! * [`guide::diagnostics`]: hot partitions, tracing, `explain()`.
+//! * [`guide::testing`]: testing your application.
+//! * [`guide::recipes`]: one-to-many, many-to-many, uniqueness, time
+//!   series.
+//! * [`guide::compile_errors`]: every compile error, with its fix.
+//! * [`guide::benchmarks`]: what it costs, measured.
+//!
+//! `cargo doc --open` on your own crate documents the API the derive
+//! generated for your entities.
 //!
 //! # Features
 //!
@@ -134,3 +160,10 @@ pub mod scope {
     pub use crate::scoping::{CrossTenant, Reaches, Reads, Scans, Scope, ScopeKey, Unscoped};
     pub use crate::tenancy::Tenant;
 }
+
+/// The README's examples, compiled and run as doctests (they start the
+/// embedded server, so they need the `embedded` feature, which
+/// `cargo test --workspace` enables).
+#[cfg(all(doctest, feature = "embedded"))]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

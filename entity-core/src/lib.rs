@@ -45,7 +45,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! See the repository README for the attribute reference.
+//! Applications depend on `entity-client`, which re-exports this crate;
+//! its guides (`entity_client::guide`) explain every attribute and
+//! feature.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

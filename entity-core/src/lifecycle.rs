@@ -89,7 +89,7 @@ pub const DELETED_AT_ATTRIBUTE: &str = "__deleted_at";
 /// Version history: a snapshot item per version, beside the live item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HistoryModel {
-    /// Between the live item's sort key and the version (`@`, seed 004's).
+    /// Between the live item's sort key and the version (`@` by default).
     pub separator: &'static str,
     /// `history(keep = 10)`: only the last this many snapshots are kept.
     pub keep: Option<u32>,

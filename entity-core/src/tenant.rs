@@ -1,5 +1,5 @@
 //! Multi-tenancy: entities whose partition keys hold a tenant
-//! (`#[entity(tenant = tenant_id)]`, seed 004's `PRODUCT#<tenantCode>`).
+//! (`#[entity(tenant = tenant_id)]`, such as `PRODUCT#<tenant>`).
 //!
 //! The derive implements [`TenantEntity`] for such an entity and
 //! [`NotTenant`] for every other one. The plain client's operations take
@@ -19,8 +19,8 @@ use crate::{Entity, EntityModel, PrimaryKey, Readable};
 pub struct Tenant;
 
 impl Tenant {
-    /// The tenant of data shared by every tenant (seed 004's
-    /// `TENANT_COMMON`: `USER#common`).
+    /// The tenant of data shared by every tenant (`USER#common`, beside
+    /// each tenant's `USER#<tenant>`).
     pub const COMMON: &'static str = "common";
 }
 

@@ -1,4 +1,4 @@
-//! The access-pattern table in Markdown (seed 002's "Access Patterns"):
+//! The access-pattern table in Markdown:
 //! one row per accessor, with its index, key templates and operation.
 
 use super::{collection_name, entity_label, templates, Design};

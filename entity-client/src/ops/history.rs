@@ -1,4 +1,4 @@
-//! Version history (`#[entity(history)]`, seed 004's `SK@n`): every write of
+//! Version history (`#[entity(history)]`, snapshots at `SK@n`): every write of
 //! the entity also stores a snapshot of the version it writes, at
 //! `<sk><separator><version>` in the same partition and the same
 //! transaction; `client.history(key)` reads them back, newest first.
