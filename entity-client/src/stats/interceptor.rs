@@ -60,11 +60,19 @@ impl Intercept for StatsInterceptor {
                 self.recorder.window().record(facts, &outcome, now);
             }
             Some(Err(error)) => {
-                let reasons = error
-                    .as_operation_error()
-                    .and_then(|e| throttle_reasons(facts.operation, e));
-                if let Some(reasons) = reasons {
-                    self.recorder.window().record_throttle(facts, &reasons, now);
+                // Only an error the service returned reached it: a throttle,
+                // or another refusal (a failed condition, a canceled
+                // transaction), which counts as a request without the
+                // capacity DynamoDB reports on success only.
+                let Some(refused) = error.as_operation_error() else {
+                    return Ok(());
+                };
+                match throttle_reasons(facts.operation, refused) {
+                    Some(reasons) => self.recorder.window().record_throttle(facts, &reasons, now),
+                    None => self
+                        .recorder
+                        .window()
+                        .record(facts, &Default::default(), now),
                 }
             }
             None => {}

@@ -34,6 +34,7 @@
 //! ```
 
 mod config;
+mod cost;
 mod detect;
 pub(crate) mod extract;
 mod interceptor;
@@ -43,6 +44,7 @@ mod report;
 mod window;
 
 pub use config::{KeyMode, StatsConfig, Thresholds};
+pub use cost::Cost;
 pub use record::{KeyLabel, Operation};
 pub use report::{Finding, KeyStats, OperationStats, Report};
 
@@ -120,7 +122,13 @@ impl Client {
     /// starts a fresh recorder, but the first one's interceptor stays on
     /// the SDK client.
     pub fn with_stats(self, config: StatsConfig) -> Self {
-        let stats = Stats::new(config);
+        self.recorded(Stats::new(config))
+    }
+}
+
+impl<S: crate::scoping::Scope> Client<S> {
+    /// The same client (in the same scope), recording into `stats`.
+    fn recorded(&self, stats: Stats) -> Self {
         let interceptor = interceptor::StatsInterceptor {
             recorder: Arc::clone(&stats.recorder),
         };
@@ -136,10 +144,65 @@ impl Client {
         inner.stats = Some(Arc::new(stats));
         Self {
             inner: Arc::new(inner),
-            scope: self.scope,
+            scope: self.scope.clone(),
         }
     }
 
+    /// Runs `run` with a copy of this client that records every request
+    /// it sends, and returns `run`'s output with what those requests cost
+    /// ([`Cost`]: requests, capacity units as DynamoDB reported them, items
+    /// read and returned). For a test that holds an access pattern to a
+    /// budget.
+    ///
+    /// Only the requests of the client handed to `run` (and its clones)
+    /// count; each measure records on its own.
+    ///
+    /// ```
+    /// # #[cfg(not(feature = "embedded"))] fn main() {}
+    /// # #[cfg(feature = "embedded")]
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use entity_client::Entity;
+    ///
+    /// #[derive(Entity, Debug, Clone, PartialEq)]
+    /// #[entity(schema = "app")]
+    /// #[pk(user)]
+    /// #[sk(id)]
+    /// struct Note { user: String, id: u32, text: String }
+    ///
+    /// let server = entity_client::EmbeddedDynamo::start().await?;
+    /// let client = server.client("app");
+    /// client.create_table(&[Note::MODEL]).await?;
+    /// client.put(&Note { user: "u1".into(), id: 1, text: "hi".into() }).await?;
+    ///
+    /// let (notes, cost) = client
+    ///     .measure(|c| async move { c.query(Note::primary("u1")).all().await })
+    ///     .await;
+    /// assert_eq!(notes?.len(), 1);
+    /// assert_eq!(cost.requests, 1);
+    /// assert!(cost.read_units <= 0.5, "{cost}"); // one small item, eventually consistent
+    /// # Ok(()) }
+    /// ```
+    pub async fn measure<T, F, Fut>(&self, run: F) -> (T, Cost)
+    where
+        F: FnOnce(Self) -> Fut,
+        Fut: std::future::Future<Output = T>,
+    {
+        // One bucket as wide as any test: nothing ages out while it runs.
+        let config = StatsConfig::default().window(cost::MEASURED, 1);
+        let measured = self.recorded(Stats::new(config));
+        let output = run(measured.clone()).await;
+        let report = measured
+            .inner
+            .stats
+            .as_deref()
+            .and_then(|stats| stats.as_any().downcast_ref::<Stats>())
+            .map(Stats::report);
+        (output, Cost::of(report))
+    }
+}
+
+impl Client {
     /// The request statistics, if [`Client::with_stats`] turned them on.
     pub fn stats(&self) -> Option<&Stats> {
         self.inner
