@@ -117,6 +117,7 @@ pub use error::{CancellationReason, Error, FailedCondition, Result, SdkError, Va
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 pub use ops::delete::{Delete, Restore};
+pub use ops::drift::Drift;
 pub use ops::explain::{Explain, Explained, Request};
 pub use ops::get::{Get, GetProjected, Projection};
 pub use ops::get_unique::GetUnique;

@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod delete;
+pub mod drift;
 pub mod explain;
 pub mod get;
 pub mod get_unique;

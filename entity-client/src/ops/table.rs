@@ -171,7 +171,7 @@ impl TableDesign {
     }
 
     /// The DynamoDB type of a key attribute.
-    fn attribute_type(&self, name: &str) -> ScalarAttributeType {
+    pub(crate) fn attribute_type(&self, name: &str) -> ScalarAttributeType {
         if self.numbers.contains(name) {
             ScalarAttributeType::N
         } else if self.binaries.contains(name) {
@@ -202,7 +202,7 @@ impl TableDesign {
     }
 }
 
-fn schema(pk: &str, sk: Option<&String>) -> Result<Vec<KeySchemaElement>> {
+pub(crate) fn schema(pk: &str, sk: Option<&String>) -> Result<Vec<KeySchemaElement>> {
     let mut out = vec![KeySchemaElement::builder()
         .attribute_name(pk)
         .key_type(KeyType::Hash)
@@ -235,7 +235,7 @@ fn multi_attribute_schema(pk: &[String], sk: &[String]) -> Result<Vec<KeySchemaE
         .collect()
 }
 
-fn build_error(e: impl std::fmt::Display) -> Error {
+pub(crate) fn build_error(e: impl std::fmt::Display) -> Error {
     ValidationError::TableDesign(e.to_string()).into()
 }
 
@@ -394,7 +394,7 @@ impl CreateTable {
 /// requires), unless it is already enabled or enabling there: an existing
 /// table (`if_not_exists`) keeps its setting. TTL on another attribute is
 /// a design the entities cannot work with.
-async fn enable_ttl(client: &Client, attribute: &str) -> Result<()> {
+pub(crate) async fn enable_ttl(client: &Client, attribute: &str) -> Result<()> {
     let table = client.checked_table()?;
     let current = client
         .inner
@@ -437,7 +437,7 @@ async fn enable_ttl(client: &Client, attribute: &str) -> Result<()> {
     Ok(())
 }
 
-async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
+pub(crate) async fn wait_until_active(client: &Client, timeout: Duration) -> Result<()> {
     let deadline = Instant::now() + timeout;
     loop {
         let output = client
