@@ -190,7 +190,7 @@ pub fn next_composite_trait_name(entity: &Entity, index: &Index, composite: &str
         "{}{}{}Next",
         entity.ident,
         pascal(&index.name.to_string()),
-        pascal(composite)
+        pascal(composite.trim_start_matches("r#"))
     )
 }
 
