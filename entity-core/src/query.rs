@@ -474,19 +474,26 @@ type Bound = (String, bool);
 /// the literal prefix, the composites given left to right, and the label of
 /// the next composite. Generated code only calls it with the right types in
 /// the right order; it is public for that code, not for direct use.
+///
+/// `I` is the access pattern, a marker type the derive names after it
+/// (`TaskByProject`): the stage types of one entity's accessors differ by
+/// it, and rustc's messages name it.
 #[doc(hidden)]
-pub struct KeyQuery<E> {
+pub struct KeyQuery<E, I = ()> {
     query: Query<E>,
     sk_attribute: Option<&'static str>,
     /// The sort key text fixed so far (`B`).
     prefix: String,
     /// All sort key composites are fixed: `prefix` is the whole key.
     complete: bool,
+    index: PhantomData<fn() -> I>,
 }
 
-impl<E> std::fmt::Debug for KeyQuery<E> {
+/// Named as the access pattern's stage type (`TaskByProjectQuery`).
+impl<E, I> std::fmt::Debug for KeyQuery<E, I> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KeyQuery")
+        let index = std::any::type_name::<I>().rsplit("::").next();
+        f.debug_struct(&format!("{}Query", index.unwrap_or_default()))
             .field("query", &self.query)
             .field("prefix", &self.prefix)
             .field("complete", &self.complete)
@@ -494,7 +501,7 @@ impl<E> std::fmt::Debug for KeyQuery<E> {
     }
 }
 
-impl<E> KeyQuery<E> {
+impl<E, I> KeyQuery<E, I> {
     /// Starts a query. `prefix` is the sort key text before the first
     /// composite's value (or the whole key when `complete`).
     pub fn new(
@@ -508,6 +515,7 @@ impl<E> KeyQuery<E> {
             sk_attribute,
             prefix: prefix.to_owned(),
             complete,
+            index: PhantomData,
         }
     }
 
@@ -547,13 +555,15 @@ impl<E> KeyQuery<E> {
     }
 
     /// Sort order.
-    pub fn set_ascending(&mut self, ascending: bool) {
+    pub fn ascending(mut self, ascending: bool) -> Self {
         self.query.ascending = ascending;
+        self
     }
 
-    /// Page limit.
-    pub fn set_limit(&mut self, limit: u32) {
+    /// At most `limit` items in all.
+    pub fn limit(mut self, limit: u32) -> Self {
         self.query.limit = Some(limit);
+        self
     }
 
     fn with(self, condition: SortCondition) -> Query<E> {

@@ -388,6 +388,53 @@ async fn streams_one_and_all() {
     assert_eq!(page.cursor, None);
 }
 
+/// `limit` on the request is the query's limit: a total across requests,
+/// not a page size; the last one given wins.
+#[tokio::test]
+async fn a_limit_on_the_request_is_the_querys_limit() {
+    let (t, p1) = tasks_table().await;
+    let c = &t.client;
+    let every = expected(&p1, |_| true);
+
+    let page = c.query(Task::by_project("p1")).limit(10).await.unwrap();
+    assert_eq!(ids(&page.items), every[..10]);
+    assert!(page.cursor.is_some());
+    // Read 3 per request, 10 in all.
+    let limited = c
+        .query(Task::by_project("p1"))
+        .page_size(3)
+        .limit(10)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&limited), every[..10]);
+    let streamed: Vec<Task> = c
+        .query(Task::by_project("p1"))
+        .limit(4)
+        .page_size(3)
+        .items()
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(ids(&streamed), every[..4]);
+    // It replaces the query's own.
+    let replaced = c
+        .query(Task::by_project("p1").limit(2))
+        .limit(5)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&replaced), every[..5]);
+    // A cursor resumes after the page, the limit counting again.
+    let next = c
+        .query(Task::by_project("p1"))
+        .limit(10)
+        .cursor(page.cursor.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(ids(&next.items), every[10..20]);
+}
+
 #[tokio::test]
 async fn cursors_resume_with_no_duplicates_and_no_gaps() {
     let (t, p1) = tasks_table().await;

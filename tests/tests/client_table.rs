@@ -284,35 +284,52 @@ async fn designs_that_cannot_work_are_refused_before_sending() {
     );
 }
 
+/// Every operation on a table that does not exist fails with
+/// `TableNotFound`, naming the table and how to create it (not the SDK's
+/// `ResourceNotFoundException: Requested resource not found`).
 #[tokio::test]
-async fn operations_on_a_missing_table_are_service_errors() {
+async fn operations_on_a_missing_table_name_the_table() {
     let t = table(&[Task::MODEL]).await;
-    let missing = t.client.with_table(table_name("missing"));
+    let name = table_name("missing");
+    let missing = t.client.with_table(name.clone());
     let task = common::task("t1", "p", "e", 1, Status::Open);
-    let service = |err: Error, operation: &str| match err {
-        Error::Service {
-            operation: op,
-            source,
-        } => {
-            assert_eq!(op, operation);
-            assert!(
-                matches!(
-                    *source,
-                    aws_sdk_dynamodb::Error::ResourceNotFoundException(_)
-                ),
-                "{source:?}"
-            );
+    let not_found = |err: Error, operation: &str| {
+        let message = err.to_string();
+        match err {
+            Error::TableNotFound {
+                table,
+                operation: op,
+                source,
+            } => {
+                assert_eq!((table.as_str(), op), (name.as_str(), operation));
+                assert!(
+                    matches!(
+                        *source,
+                        aws_sdk_dynamodb::Error::ResourceNotFoundException(_)
+                    ),
+                    "{source:?}"
+                );
+            }
+            other => panic!("expected TableNotFound from {operation}, got {other:?}"),
         }
-        other => panic!("expected a service error from {operation}, got {other:?}"),
+        assert!(
+            message.contains(&format!("table {name:?} does not exist")),
+            "{message}"
+        );
+        assert!(message.contains("client.create_table(&["), "{message}");
     };
-    service(missing.get(Task::key("t1")).await.unwrap_err(), "GetItem");
-    service(missing.put(&task).await.unwrap_err(), "PutItem");
-    service(missing.upsert(&task).await.unwrap_err(), "UpdateItem");
-    service(
+    not_found(missing.get(Task::key("t1")).await.unwrap_err(), "GetItem");
+    not_found(missing.put(&task).await.unwrap_err(), "PutItem");
+    not_found(missing.upsert(&task).await.unwrap_err(), "UpdateItem");
+    not_found(
         missing.delete(Task::key("t1")).await.unwrap_err(),
         "DeleteItem",
     );
-    service(
+    not_found(
+        missing.transact_write().put(&task).await.unwrap_err(),
+        "TransactWriteItems",
+    );
+    not_found(
         missing
             .query(Task::by_project("p"))
             .all()
@@ -320,13 +337,31 @@ async fn operations_on_a_missing_table_are_service_errors() {
             .unwrap_err(),
         "Query",
     );
-    service(missing.scan::<Task>().all().await.unwrap_err(), "Scan");
+    not_found(
+        missing.query(Task::by_project("p")).await.unwrap_err(),
+        "Query",
+    );
+    not_found(missing.scan::<Task>().all().await.unwrap_err(), "Scan");
     // Batches report a failed request in the output, with the keys and
     // requests it could not do.
     let mut out = missing.batch_get([Task::key("t1")]).await.unwrap();
     assert_eq!(out.unprocessed, [Task::key("t1")]);
-    service(out.errors.remove(0), "BatchGetItem");
+    not_found(out.errors.remove(0), "BatchGetItem");
     let mut out = missing.batch_write().put(&task).await.unwrap();
     assert_eq!((out.written, out.unprocessed.len()), (0, 1));
-    service(out.errors.remove(0), "BatchWriteItem");
+    not_found(out.errors.remove(0), "BatchWriteItem");
+}
+
+/// A missing index of an existing table is not a missing table.
+#[tokio::test]
+async fn a_missing_index_is_not_a_missing_table() {
+    // Employee's table has gsi1 and gsi3; `Task::by_assignee` reads gsi2.
+    let t = table(&[Employee::MODEL]).await;
+    let err = t
+        .client
+        .query(Task::by_assignee("e"))
+        .all()
+        .await
+        .unwrap_err();
+    assert!(!matches!(err, Error::TableNotFound { .. }), "{err:?}");
 }

@@ -415,7 +415,7 @@ fn a_query_stage_debugs_as_its_access_pattern() {
     let stage = callers_names::Ticket::by_owner("ada");
     let text = format!("{stage:?}");
     assert!(
-        text.starts_with("TicketByOwnerQuery { inner: KeyQuery"),
+        text.starts_with("TicketByOwnerQuery { query: Query"),
         "{text}"
     );
 }

@@ -260,6 +260,25 @@ fn raw_identifier_fields_compose_in_custom_formats() {
     assert_eq!(Kinded::from_item(k.to_item().unwrap()).unwrap(), k);
 }
 
+/// ... or `{r#type}`, as the field is written: the `#` of `r#` separates
+/// no segments.
+#[derive(entity_core::Entity, Debug, Clone, PartialEq)]
+#[pk(format = "KIND#{r#type}")]
+#[sk(format = "ITEM#{id}#{r#type:unpadded}")]
+struct RawKinded {
+    r#type: u32,
+    id: u32,
+}
+
+#[test]
+fn raw_identifiers_are_spelled_raw_in_custom_formats_too() {
+    let k = RawKinded { r#type: 7, id: 3 };
+    assert_eq!(k.pk(), "KIND#0000000007");
+    assert_eq!(k.sk(), "ITEM#0000000003#7");
+    assert_eq!(RawKinded::parse_sk("ITEM#0000000003#7").unwrap(), (3, 7));
+    assert_eq!(RawKinded::from_item(k.to_item().unwrap()).unwrap(), k);
+}
+
 /// `wide_int` accepts a `u128` composite knowingly: its key text holds all
 /// 39 digits.
 #[derive(entity_core::Entity, Debug, Clone, PartialEq)]

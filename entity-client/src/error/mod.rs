@@ -258,6 +258,21 @@ pub enum Error {
     /// its event needs), or a request of the streams SDK that failed.
     #[error(transparent)]
     Stream(#[from] stream::StreamError),
+    /// The client's table does not exist (DynamoDB's
+    /// `ResourceNotFoundException`): nothing was read or written. Create it
+    /// for the entities it holds, `client.create_table(&[Task::MODEL,
+    /// ..]).await?` (or from the table design export,
+    /// [`design`](crate::design)), or give the client the table's name.
+    #[error("{operation}: table {table:?} does not exist; create it with `client.create_table(&[YourEntity::MODEL, ..])` (or from the design export, `entity_client::design`), or give the client the name of an existing table")]
+    TableNotFound {
+        /// The client's table.
+        table: String,
+        /// The operation.
+        operation: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<SdkError>,
+    },
     /// Any other failure of the service or the connection.
     #[error("{operation} failed: {source}")]
     Service {
@@ -494,6 +509,34 @@ impl Error {
                 reasons.iter().any(CancellationReason::is_condition_failed)
             }
             _ => false,
+        }
+    }
+}
+
+impl Error {
+    /// This error, for a request to `table`: a service error saying a
+    /// resource is missing is [`Error::TableNotFound`] naming it (a request
+    /// names one resource, its table; an index that does not exist is
+    /// DynamoDB's `ValidationException`). [`from_sdk`] cannot know the
+    /// table; where errors leave a request to it, they pass through here:
+    /// every operation's run (`ops::operation::run`) and the requests whose
+    /// errors are kept in an output or a stream (pages, batch chunks).
+    pub(crate) fn in_table(self, table: &str) -> Error {
+        match self {
+            Error::Service { operation, source }
+                if matches!(*source, SdkError::ResourceNotFoundException(_)) =>
+            {
+                Error::TableNotFound {
+                    table: table.to_owned(),
+                    operation,
+                    source,
+                }
+            }
+            Error::PageFailed { cursor, source } => Error::PageFailed {
+                cursor,
+                source: Box::new(source.in_table(table)),
+            },
+            other => other,
         }
     }
 }

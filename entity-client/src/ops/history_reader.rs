@@ -169,7 +169,7 @@ impl<E: Entity + Send + 'static> History<E> {
             .set_exclusive_start_key(start)
             .send()
             .await
-            .map_err(|e| from_sdk("Query", E::MODEL.name, e))?;
+            .map_err(|e| from_sdk("Query", E::MODEL.name, e).in_table(self.client.table()))?;
         let identity = snapshot_identity::<E>();
         let mut items = Vec::new();
         for item in output.items.unwrap_or_default() {

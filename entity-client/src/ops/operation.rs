@@ -38,10 +38,17 @@ pub(crate) trait Operation: Sized + Send + 'static {
     }
 }
 
-/// The operation's work inside its span: what `.await` runs.
+/// The operation's work inside its span: what `.await` runs. Its error
+/// names the client's table when that is what was missing
+/// ([`Error::in_table`](crate::Error)).
 pub(crate) fn run<O: Operation>(operation: O) -> BoxFuture<'static, Result<O::Output>> {
     let span = operation.span();
-    trace::traced(span, operation.execute())
+    let table = operation.describe().table.to_owned();
+    let work = operation.execute();
+    trace::traced(
+        span,
+        async move { work.await.map_err(|e| e.in_table(&table)) },
+    )
 }
 
 /// `.await` and `explain()` on an [`Operation`]:

@@ -161,7 +161,7 @@ pub(crate) async fn send(
                 .set_exclusive_start_key(start)
                 .send()
                 .await
-                .map_err(|e| from_sdk("Query", p.entity, e))?;
+                .map_err(|e| from_sdk("Query", p.entity, e).in_table(&p.table))?;
             Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
         }
         Source::Scan { segment } => {
@@ -178,7 +178,7 @@ pub(crate) async fn send(
                 .set_exclusive_start_key(start)
                 .send()
                 .await
-                .map_err(|e| from_sdk("Scan", p.entity, e))?;
+                .map_err(|e| from_sdk("Scan", p.entity, e).in_table(&p.table))?;
             Ok((output.items.unwrap_or_default(), output.last_evaluated_key))
         }
     }

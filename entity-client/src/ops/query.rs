@@ -34,7 +34,7 @@ use std::future::Future;
 /// # async fn demo(client: Client) -> entity_client::Result<()> {
 /// let f = Task::fields();
 /// // One page of 20, and a cursor for the next.
-/// let page = client.query(Task::primary("p1").priority_gte(3).limit(20)).filter(f.done.eq(false)).await?;
+/// let page = client.query(Task::primary("p1").priority_gte(3)).limit(20).filter(f.done.eq(false)).await?;
 /// let next = client.query(Task::primary("p1").priority_gte(3).limit(20))
 ///     .filter(f.done.eq(false))
 ///     .cursor(page.cursor.as_deref().unwrap_or_default());
@@ -119,10 +119,20 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
         self
     }
 
-    /// Items per request (DynamoDB's `Limit`); the query's own `limit` caps
+    /// Items per request (DynamoDB's `Limit`); [`limit`](Self::limit) caps
     /// the total.
     pub fn page_size(mut self, page_size: u32) -> Self {
         self.page_size = Some(page_size);
+        self
+    }
+
+    /// At most `limit` items in all, across as many requests as that takes:
+    /// the query's own limit (`Task::by_project("p1").limit(20)`), set here
+    /// instead, replacing one the query has. Each request still asks for at
+    /// most [`page_size`](Self::page_size) items; a cursor does not carry
+    /// the limit, so a resumed read counts it again from there.
+    pub fn limit(mut self, limit: u32) -> Self {
+        self.query = self.query.limit(limit);
         self
     }
 

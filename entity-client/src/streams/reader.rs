@@ -55,7 +55,7 @@ impl StreamReader {
             .table_name(table)
             .send()
             .await
-            .map_err(|e| from_sdk("DescribeTable", "table", e))?;
+            .map_err(|e| from_sdk("DescribeTable", "table", e).in_table(table))?;
         match described.table.and_then(|t| t.latest_stream_arn) {
             Some(arn) => Ok(Self::new(sdk, arn)),
             None => Err(StreamError::NoStream {

@@ -4,7 +4,10 @@
 //! a call that silently means something else.
 
 use crate::ctxt::Ctxt;
-use crate::model::names::{groups, key_names, setter_name, stage_type_name, unique_lookup_name};
+use crate::model::names::{
+    access_pattern_name, field_name, groups, key_names, next_composite_trait_name, setter_name,
+    stage_type_name, unique_lookup_name,
+};
 use crate::model::{Entity, Index, IndexKind};
 use proc_macro2::Span;
 
@@ -62,7 +65,9 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
             skipped.setters.push(group[0]);
         }
     }
-    if !stage_methods(cx, entity, &entity.primary) {
+    if !stage_methods(cx, entity, &entity.primary)
+        || !stage_types(cx, entity, &entity.primary, &mut types)
+    {
         skipped.stages.push(entity.primary.name.to_string());
     }
     for (position, index) in entity.indexes.iter().enumerate() {
@@ -112,7 +117,7 @@ fn index_names_are_free(
     }
     let stage = stage_type_name(entity, index).to_string();
     ok = ok && types.take(cx, stage, owner, span, fix);
-    ok && stage_methods(cx, entity, index)
+    ok && stage_methods(cx, entity, index) && stage_types(cx, entity, index, types)
 }
 
 /// The entity's own items: the table key's functions, `key`, `fields`, the
@@ -155,38 +160,64 @@ fn key_method_names(index: &Index) -> Vec<String> {
     out
 }
 
-/// The methods of one accessor's stages: each stage has the common ones,
-/// composite `k`'s, and at stage 0 the whole-key comparisons.
+/// The methods of one accessor's stages: the common ones, the whole-key
+/// comparisons, and every composite's, which share one stage from the
+/// second composite on (`expand::stage_order`), so none may repeat
+/// another's.
 fn stage_methods(cx: &Ctxt, entity: &Entity, index: &Index) -> bool {
-    let Some(sk) = &index.sk else { return true };
-    let mut ok = true;
-    for (k, c) in sk.composites.iter().enumerate() {
-        let mut taken = Taken {
-            names: ["descending", "ascending", "limit", "build"]
-                .iter()
-                .map(|n| (n.to_string(), format!("the query's `{n}`")))
-                .collect(),
-        };
-        if k == 0 && sk.composites.len() >= 2 {
-            for n in ["sk_gt", "sk_gte", "sk_lt", "sk_lte", "sk_between"] {
-                taken
-                    .names
-                    .push((n.to_owned(), format!("the whole-sort-key comparison `{n}`")));
-            }
+    let composites = sort_composites(index);
+    let mut taken = Taken {
+        names: ["descending", "ascending", "limit", "build"]
+            .iter()
+            .map(|n| (n.to_string(), format!("the query's `{n}`")))
+            .collect(),
+    };
+    if index.sk.is_some() && composites.len() >= 2 {
+        for n in ["sk_gt", "sk_gte", "sk_lt", "sk_lte", "sk_between"] {
+            taken
+                .names
+                .push((n.to_owned(), format!("the whole-sort-key comparison `{n}`")));
         }
-        let field = entity.fields[c.field].ident.to_string();
-        let field = field.trim_start_matches("r#");
+    }
+    let mut ok = true;
+    for (field, token) in composites {
+        let field = field_name(entity, field);
         let owner = format!("sort key composite `{field}` of `{}`", index.name);
         let fix = "rename the field";
         // One error per composite: the first name that collides.
         let ops = ["eq", "begins_with", "gt", "gte", "lt", "lte", "between"];
-        let names = std::iter::once(field.to_owned()).chain(ops.map(|op| format!("{field}_{op}")));
+        let names = std::iter::once(field.clone()).chain(ops.map(|op| format!("{field}_{op}")));
         for name in names {
-            if !taken.take(cx, name, owner.clone(), c.token, fix) {
+            if !taken.take(cx, name, owner.clone(), token, fix) {
                 ok = false;
                 break;
             }
         }
     }
     ok
+}
+
+/// The sort key composites of an access pattern (a multi-attribute index's
+/// sort attributes), each with its token.
+fn sort_composites(index: &Index) -> Vec<(usize, Span)> {
+    match (&index.sk, &index.multi_attribute) {
+        (Some(sk), _) => sk.composites.iter().map(|c| (c.field, c.token)).collect(),
+        (None, Some(multi)) => multi.sk.iter().map(|a| (a.field, a.token)).collect(),
+        (None, None) => Vec::new(),
+    }
+}
+
+/// The types an access pattern's stages bring: its marker (`TaskByProject`)
+/// and the traits that order its composites (`expand::stage_order`), one
+/// per composite after the first.
+fn stage_types(cx: &Ctxt, entity: &Entity, index: &Index, types: &mut Taken) -> bool {
+    let fix = "give the index another logical name";
+    let owner = format!("index `{}`", index.name);
+    let traits = sort_composites(index)
+        .into_iter()
+        .skip(1)
+        .map(|(field, _)| next_composite_trait_name(entity, index, &field_name(entity, field)));
+    std::iter::once(access_pattern_name(entity, index))
+        .chain(traits)
+        .all(|name| types.take(cx, name.to_string(), owner.clone(), index.name.span(), fix))
 }

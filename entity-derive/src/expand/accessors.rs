@@ -1,14 +1,17 @@
 //! Typed query accessors: `Task::primary(..)`, `Task::by_project(..)`.
 //!
 //! Each index gets a stage type `TaskByProjectQuery<const STAGE: usize>`,
-//! an alias of `TaskQueries<INDEX, STAGE>` which every index shares (one
-//! struct and one set of common methods per entity).
-//! Stage `k` has fixed the first `k` sort key composites; its methods are
-//! named after composite `k`: `priority(v)` fixes it and moves to stage
-//! `k + 1`, `priority_gt(v)` and friends end in a `Query`. An earlier
-//! composite cannot be skipped because no stage has a method for it.
+//! an alias of `TaskQueries<TaskByProject, STAGE>`: one struct and one set
+//! of common methods per entity, told apart by the access pattern's marker
+//! type (`TaskByProject`), so that rustc's messages name the pattern.
+//! Stage `k` has fixed the first `k` sort key composites; composite `k`'s
+//! methods work on it: `priority(v)` fixes it and moves to stage `k + 1`,
+//! `priority_gt(v)` and friends end in a `Query`. A composite cannot be
+//! skipped: called on another stage, its methods fail with an error naming
+//! the composite to fix first (`stage_order`).
 
 use super::{key_names, key_params};
+use crate::model::names::{access_pattern_name, stage_type_name};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -17,13 +20,10 @@ use syn::Ident;
 /// The stage types and their methods, and the accessor functions (for the
 /// entity's inherent impl).
 pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
-    let indexes: Vec<&Index> = std::iter::once(&entity.primary)
-        .chain(&entity.indexes)
-        .collect();
-    let mut items = queries_struct(entity, &indexes);
+    let mut items = queries_struct(entity);
     let mut accessors = TokenStream::new();
-    for (i, index) in indexes.iter().enumerate() {
-        let (stages, accessor) = index_accessor(entity, i, index);
+    for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
+        let (stages, accessor) = index_accessor(entity, index);
         items.extend(stages);
         accessors.extend(accessor);
     }
@@ -35,9 +35,9 @@ pub fn queries_name(entity: &Entity) -> Ident {
     quote::format_ident!("{}Queries", entity.ident)
 }
 
-fn index_accessor(entity: &Entity, i: usize, index: &Index) -> (TokenStream, TokenStream) {
-    let stage = crate::model::names::stage_type_name(entity, index);
-    let alias = stage_alias(entity, i, index, &stage);
+fn index_accessor(entity: &Entity, index: &Index) -> (TokenStream, TokenStream) {
+    let stage = stage_type_name(entity, index);
+    let alias = stage_alias(entity, index, &stage);
     if let Some(multi) = &index.multi_attribute {
         let (stages, accessor) = super::multi_attribute::accessor(entity, index, multi, &stage);
         return (quote!(#alias #stages), accessor);
@@ -52,95 +52,73 @@ fn index_accessor(entity: &Entity, i: usize, index: &Index) -> (TokenStream, Tok
     (quote!(#alias #stages), accessor)
 }
 
-/// `TaskByProjectQuery<STAGE>`: the query of one access pattern being
-/// narrowed, `TaskQueries<i, STAGE>`.
-fn stage_alias(entity: &Entity, i: usize, index: &Index, stage: &Ident) -> TokenStream {
-    let krate = &entity.krate;
+/// The access pattern's marker, `TaskByProject`, and its stage type
+/// `TaskByProjectQuery<STAGE>`, an alias of `TaskQueries<TaskByProject,
+/// STAGE>`.
+fn stage_alias(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     let ident = entity.ident;
     let vis = entity.vis;
     let queries = queries_name(entity);
+    let marker = access_pattern_name(entity, index);
     let accessor = &index.name;
-    let doc = format!(
-        "A query on `{ident}`'s `{accessor}` access pattern; each stage fixes one more sort key composite. Converts into a [`Query`]({}::Query).",
-        quote!(#krate).to_string().replace(' ', "")
-    );
+    let doc_marker = format!("`{ident}::{accessor}`, as the `INDEX` of [`{queries}`].");
+    let doc_alias = format!("The stages of `{ident}::{accessor}` queries ([`{queries}`]).");
     quote! {
-        #[doc = #doc]
-        #vis type #stage<const STAGE: usize> = #queries<#i, STAGE>;
+        #[doc = #doc_marker]
+        #vis enum #marker {}
+
+        #[doc = #doc_alias]
+        #vis type #stage<const STAGE: usize> = #queries<#marker, STAGE>;
     }
 }
 
 /// The struct behind every accessor's stages, and what every stage can do:
 /// order, limit, and end the query.
-fn queries_struct(entity: &Entity, indexes: &[&Index]) -> TokenStream {
+fn queries_struct(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let vis = entity.vis;
     let queries = queries_name(entity);
     let bounds = super::key_bounds(entity);
-    let patterns: Vec<String> = indexes
-        .iter()
-        .enumerate()
-        .map(|(i, index)| {
-            let stage = crate::model::names::stage_type_name(entity, index);
-            format!("{i}: `{}` ([`{stage}`])", index.name)
-        })
-        .collect();
-    let stage_names: Vec<String> = indexes
-        .iter()
-        .map(|index| crate::model::names::stage_type_name(entity, index).to_string())
-        .collect();
-    let queries_name = queries.to_string();
     let doc = format!(
-        "A query on `{ident}` being narrowed: `INDEX` is the access pattern ({}), `STAGE` how many sort key composites are fixed. Converts into a [`Query`]({}::Query).",
-        patterns.join(", "),
+        "A query on `{ident}` being narrowed: `INDEX` is the access pattern (`{ident}::primary` is [`{ident}Primary`], `{ident}::by_x` is `{ident}ByX`), `STAGE` how many sort key composites are fixed. Converts into a [`Query`]({}::Query).",
         quote!(#krate).to_string().replace(' ', "")
     );
     quote! {
         #[doc = #doc]
         #[must_use = "a query does nothing until it is sent"]
-        #vis struct #queries<const INDEX: usize, const STAGE: usize> {
-            inner: #krate::__private::KeyQuery<#ident>,
+        #vis struct #queries<INDEX, const STAGE: usize> {
+            // Short: every stage method names it.
+            q: #krate::__private::KeyQuery<#ident, INDEX>,
         }
 
         #[automatically_derived]
-        impl<const INDEX: usize, const STAGE: usize> ::core::fmt::Debug for #queries<INDEX, STAGE> {
+        impl<INDEX, const STAGE: usize> ::core::fmt::Debug for #queries<INDEX, STAGE> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                // Named as the access pattern's stage type.
-                let name = [#(#stage_names),*].get(INDEX).copied().unwrap_or(#queries_name);
-                f.debug_struct(name).field("inner", &self.inner).finish()
+                ::core::fmt::Debug::fmt(&self.q, f)
             }
         }
 
         #[automatically_derived]
-        impl<const INDEX: usize, const STAGE: usize> #queries<INDEX, STAGE> #bounds {
+        impl<INDEX, const STAGE: usize> #queries<INDEX, STAGE> #bounds {
             /// Largest sort key first.
-            pub fn descending(mut self) -> Self {
-                self.inner.set_ascending(false);
-                self
-            }
+            pub fn descending(self) -> Self { Self { q: self.q.ascending(false) } }
 
             /// Smallest sort key first (the default).
-            pub fn ascending(mut self) -> Self {
-                self.inner.set_ascending(true);
-                self
-            }
+            pub fn ascending(self) -> Self { Self { q: self.q.ascending(true) } }
 
-            /// At most `limit` items per request.
-            pub fn limit(mut self, limit: u32) -> Self {
-                self.inner.set_limit(limit);
-                self
-            }
+            /// At most `limit` items in all, across requests.
+            pub fn limit(self, limit: u32) -> Self { Self { q: self.q.limit(limit) } }
 
             /// The query: an exact sort key when every composite is fixed, a
             /// `begins_with` on the fixed prefix otherwise.
             pub fn build(self) -> #krate::Query<#ident> {
-                self.inner.finish()
+                self.q.finish()
             }
         }
 
         #[automatically_derived]
-        impl<const INDEX: usize, const STAGE: usize> ::core::convert::From<#queries<INDEX, STAGE>> for #krate::Query<#ident> #bounds {
+        impl<INDEX, const STAGE: usize> ::core::convert::From<#queries<INDEX, STAGE>> for #krate::Query<#ident> #bounds {
             fn from(stage: #queries<INDEX, STAGE>) -> Self {
                 stage.build()
             }
@@ -214,10 +192,10 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
         Some(sharded) => quote! {
             let query = #query;
             #sharded
-            #stage { inner: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
+            #stage { q: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
         },
         None => quote! {
-            #stage { inner: #krate::__private::KeyQuery::new(#query, #sk_attribute, #start, #complete) }
+            #stage { q: #krate::__private::KeyQuery::new(#query, #sk_attribute, #start, #complete) }
         },
     };
     quote! {
@@ -244,45 +222,50 @@ fn sort_key_start(index: &Index) -> (TokenStream, String, bool) {
     }
 }
 
-/// One impl per sort key composite: stage `k`'s methods.
+/// One impl per sort key composite: its methods.
 fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> TokenStream {
+    let names: Vec<String> = sk
+        .composites
+        .iter()
+        .map(|c| entity.fields[c.field].ident.to_string())
+        .collect();
     (0..sk.composites.len())
-        .map(|k| composite_stage(entity, stage, index, sk, k))
+        .map(|k| composite_stage(entity, stage, index, sk, &names, k))
         .collect()
 }
 
-/// Stage `k`: fix composite `k` and go on, or compare it and end the query.
-/// Stage 0 of a key with several composites also compares the whole key.
+/// Composite `k`'s methods: fix it and go on, or compare it and end the
+/// query. Composite 0's are stage 0's, with the whole-key comparisons of a
+/// key with several composites; a later one's are on every stage, bounded
+/// on its being next (`stage_order`).
 fn composite_stage(
     entity: &Entity,
     stage: &Ident,
     index: &Index,
     sk: &Key,
+    names: &[String],
     k: usize,
 ) -> TokenStream {
     let n = sk.composites.len();
-    let bounds = super::key_bounds(entity);
-    let fix = fix_methods(entity, stage, sk, k);
-    let compare = compare_methods(entity, sk, k);
-    let whole = if k == 0 && n >= 2 && (0..n).all(|k| ranged(sk, k)) {
-        whole_key_methods(entity, index, sk)
-    } else {
-        TokenStream::new()
-    };
-    quote! {
-        #[automatically_derived]
-        impl #stage<#k> #bounds {
-            #fix
-
-            #compare
-
-            #whole
-        }
-    }
+    let at = (k, sk.composites[k].token);
+    super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
+        let fix = fix_methods(entity, stage, sk, k, guard);
+        let compare = compare_methods(entity, sk, k, guard);
+        let whole = (k == 0 && n >= 2 && (0..n).all(|k| ranged(sk, k)))
+            .then(|| whole_key_methods(entity, index, sk));
+        quote!(#fix #compare #whole)
+    })
 }
 
-/// `priority(v)`, which moves to the next stage, and `priority_eq(v)`.
-fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStream {
+/// `priority(v)`, which moves to the next stage, and `priority_eq(v)`;
+/// `guard` is the `where` clause that holds on the composite's stage.
+fn fix_methods(
+    entity: &Entity,
+    stage: &Ident,
+    sk: &Key,
+    k: usize,
+    guard: &TokenStream,
+) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let field = &entity.fields[sk.composites[k].field];
@@ -296,12 +279,12 @@ fn fix_methods(entity: &Entity, stage: &Ident, sk: &Key, k: usize) -> TokenStrea
     let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
     quote! {
         #[doc = #doc_fix]
-        pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> {
-            #stage { inner: self.inner.fix::<#part>(&#value, #then, #complete) }
+        pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> #guard {
+            #stage { q: self.q.fix::<#part>(&#value, #then, #complete) }
         }
 
         #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
-        pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #krate::Query<#ident> {
+        pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #krate::Query<#ident> #guard {
             self.#name(value).build()
         }
     }
@@ -321,7 +304,7 @@ fn ranged(sk: &Key, k: usize) -> bool {
 
 /// `priority_begins_with(v)`, `priority_gt(v)` and friends, which end the
 /// query on a condition on composite `k`.
-fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
+fn compare_methods(entity: &Entity, sk: &Key, k: usize, guard: &TokenStream) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
     let field = &entity.fields[sk.composites[k].field];
@@ -344,8 +327,8 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
     let begins_with = sk.number.is_none().then(|| {
         quote! {
             #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
-            pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q {
-                self.inner.begins_with::<#part>(&#value)
+            pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
+                self.q.begins_with::<#part>(&#value)
             }
         }
     });
@@ -359,36 +342,36 @@ fn compare_methods(entity: &Entity, sk: &Key, k: usize) -> TokenStream {
                 let (mut __entity_low, mut __entity_high) = (::std::string::String::new(), ::std::string::String::new());
                 #krate::KeyArg::<#part>::encode_arg(&#low, &mut __entity_low);
                 #krate::KeyArg::<#part>::encode_arg(&#high, &mut __entity_high);
-                #krate::__private::number_between(self.inner.finish(), #attribute, __entity_low, __entity_high)
+                #krate::__private::number_between(self.q.finish(), #attribute, __entity_low, __entity_high)
             }
         }
-        None => quote!(self.inner.between::<#part>(&#low, &#high, #last)),
+        None => quote!(self.q.between::<#part>(&#low, &#high, #last)),
     };
     quote! {
         #begins_with
 
         #[doc = concat!("`", stringify!(#name), "` > `value`.")]
-        pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.gt::<#part>(&#value, #last)
+        pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
+            self.q.gt::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
-        pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.ge::<#part>(&#value, #last)
+        pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
+            self.q.ge::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` < `value`.")]
-        pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.lt::<#part>(&#value, #last)
+        pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
+            self.q.lt::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
-        pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q {
-            self.inner.le::<#part>(&#value, #last)
+        pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
+            self.q.le::<#part>(&#value, #last)
         }
 
         #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
-        pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q {
+        pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q #guard {
             #between_body
         }
     }
@@ -438,7 +421,7 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
         quote! {
             #[doc = #doc]
             pub fn #method(self, sk: #tuple) -> #q {
-                self.inner.#op(#compose)
+                self.q.#op(#compose)
             }
         }
     });
@@ -448,7 +431,7 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
 
         /// The whole sort key between those composed from `low` and `high` (inclusive).
         pub fn sk_between(self, low: #tuple, high: #tuple) -> #q {
-            self.inner.between_text(#low, #high, true)
+            self.q.between_text(#low, #high, true)
         }
     }
 }

@@ -11,6 +11,7 @@ mod lifecycle;
 mod managed;
 mod model;
 mod multi_attribute;
+mod stage_order;
 mod tenant;
 pub mod union;
 mod upgrade;

@@ -45,25 +45,50 @@ pub fn accessor(
     let stages = if entity.omit_stages.contains(&index.name.to_string()) {
         TokenStream::new()
     } else {
+        let names: Vec<String> = (multi.sk.iter())
+            .map(|a| entity.fields[a.field].ident.to_string())
+            .collect();
         (0..multi.sk.len())
-            .map(|k| sort_stage(entity, stage, multi, k))
+            .map(|k| sort_stage(entity, index, stage, multi, &names, k))
             .collect()
     };
     let accessor = quote! {
         #[doc = #doc]
         pub fn #accessor(#(#params),*) -> #stage<0> {
             let __entity_query = #krate::Query::multi_attribute(#physical, ::std::vec![#(#values),*]);
-            #stage { inner: #krate::__private::KeyQuery::new(__entity_query, ::core::option::Option::None, "", false) }
+            #stage { q: #krate::__private::KeyQuery::new(__entity_query, ::core::option::Option::None, "", false) }
         }
     };
     (stages, accessor)
 }
 
-/// Stage `k`: fix sort attribute `k` and go on, or end on a range on it.
-fn sort_stage(entity: &Entity, stage: &Ident, multi: &MultiAttribute, k: usize) -> TokenStream {
+/// Sort attribute `k`'s methods: fix it and go on, or end on a range on
+/// it. Attribute 0's are stage 0's; a later one's are on every stage,
+/// bounded on its being next (`stage_order`).
+fn sort_stage(
+    entity: &Entity,
+    index: &Index,
+    stage: &Ident,
+    multi: &MultiAttribute,
+    names: &[String],
+    k: usize,
+) -> TokenStream {
+    let at = (k, multi.sk[k].token);
+    super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
+        sort_methods(entity, stage, multi, k, guard)
+    })
+}
+
+/// Sort attribute `k`'s methods, each with the `where` clause `guard`.
+fn sort_methods(
+    entity: &Entity,
+    stage: &Ident,
+    multi: &MultiAttribute,
+    k: usize,
+    guard: &TokenStream,
+) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let bounds = super::key_bounds(entity);
     let field = &entity.fields[multi.sk[k].field];
     let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
     let n = multi.sk.len();
@@ -87,8 +112,8 @@ fn sort_stage(entity: &Entity, stage: &Ident, multi: &MultiAttribute, k: usize) 
         let doc = format!("`{name}` {symbol} `value`.");
         quote! {
             #[doc = #doc]
-            pub fn #method(self, value: #arg) -> #q {
-                self.inner.native_compare(#attribute, #op::#variant, ::std::vec![#v])
+            pub fn #method(self, value: #arg) -> #q #guard {
+                self.q.native_compare(#attribute, #op::#variant, ::std::vec![#v])
             }
         }
     });
@@ -101,33 +126,30 @@ fn sort_stage(entity: &Entity, stage: &Ident, multi: &MultiAttribute, k: usize) 
     let begins_with = is_textual(ty).then(|| {
         quote! {
             #[doc = concat!("`", stringify!(#name), "` starts with `value`.")]
-            pub fn #begins(self, value: #arg) -> #q {
-                self.inner.native_compare(#attribute, #op::BeginsWith, ::std::vec![#v])
+            pub fn #begins(self, value: #arg) -> #q #guard {
+                self.q.native_compare(#attribute, #op::BeginsWith, ::std::vec![#v])
             }
         }
     });
     quote! {
-        #[automatically_derived]
-        impl #stage<#k> #bounds {
             #[doc = #doc_fix]
-            pub fn #name(self, value: #arg) -> #stage<#next> {
-                #stage { inner: self.inner.native_eq(#attribute, #v) }
+            pub fn #name(self, value: #arg) -> #stage<#next> #guard {
+                #stage { q: self.q.native_eq(#attribute, #v) }
             }
 
             #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
-            pub fn #eq(self, value: #arg) -> #q {
+            pub fn #eq(self, value: #arg) -> #q #guard {
                 self.#name(value).build()
             }
 
             #(#compares)*
 
             #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
-            pub fn #between(self, low: #arg, high: #arg) -> #q {
-                self.inner.native_compare(#attribute, #op::Between, ::std::vec![#low, #high])
+            pub fn #between(self, low: #arg, high: #arg) -> #q #guard {
+                self.q.native_compare(#attribute, #op::Between, ::std::vec![#low, #high])
             }
 
             #begins_with
-        }
     }
 }
 

@@ -877,7 +877,7 @@ impl<'n, 'a> Naming<'n, 'a> {
     /// `ORDER#{id}@{version}`, `{id}.{n:unpadded}`.
     fn parse_format(&self, cx: &Ctxt, format: &LitStr, key: &mut Key) {
         let text = format.value();
-        for segment in text.split('#') {
+        for segment in format_segments(&text) {
             if segment.is_empty() {
                 cx.error(
                     format,
@@ -990,6 +990,22 @@ impl<'n, 'a> Naming<'n, 'a> {
             bucket,
         );
     }
+}
+
+/// A key format's `#`-separated segments. The `#` of a raw identifier's
+/// `r#` (`{r#type}`, the field `r#type`, also spelled `{type}`) separates
+/// nothing.
+fn format_segments(text: &str) -> Vec<&str> {
+    let mut segments = Vec::new();
+    let mut start = 0;
+    for (i, _) in text.match_indices('#') {
+        if !text[..i].ends_with("{r") {
+            segments.push(&text[start..i]);
+            start = i + 1;
+        }
+    }
+    segments.push(&text[start..]);
+    segments
 }
 
 /// The last path segment of a type (`Option` for `std::option::Option<T>`),

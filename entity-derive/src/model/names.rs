@@ -171,9 +171,27 @@ pub fn marker_name(entity: &Entity, group: &[usize]) -> Ident {
     format_ident!("{}Set{}", entity.ident, names)
 }
 
+/// `TaskByProject`: the marker type of an access pattern, the `INDEX` of
+/// its stage type.
+pub fn access_pattern_name(entity: &Entity, index: &Index) -> Ident {
+    format_ident!("{}{}", entity.ident, pascal(&index.name.to_string()))
+}
+
 /// `TaskByProjectQuery`: the stage type of an index's accessor.
 pub fn stage_type_name(entity: &Entity, index: &Index) -> Ident {
     format_ident!("{}{}Query", entity.ident, pascal(&index.name.to_string()))
+}
+
+/// `TaskByProjectPriorityNext`: the trait a stage of `by_project` implements
+/// when `priority` is the next sort key composite to fix
+/// (`expand::stage_order`).
+pub fn next_composite_trait_name(entity: &Entity, index: &Index, composite: &str) -> Ident {
+    format_ident!(
+        "{}{}{}Next",
+        entity.ident,
+        pascal(&index.name.to_string()),
+        pascal(composite.trim_start_matches("r#"))
+    )
 }
 
 /// `by_email`: the lookup of a unique constraint, if its name makes one.

@@ -157,7 +157,12 @@ async fn get_chunk<E: Entity>(
             .await
             // The SDK has retried under the batch policy: report it, keep
             // the keys as unprocessed, and let the other chunks finish.
-            .map_err(|e| (from_sdk("BatchGetItem", E::MODEL.name, e), sent))?;
+            .map_err(|e| {
+                (
+                    from_sdk("BatchGetItem", E::MODEL.name, e).in_table(table),
+                    sent,
+                )
+            })?;
         let found = output.responses.as_mut().and_then(|r| r.remove(table));
         let unprocessed = output
             .unprocessed_keys

@@ -180,7 +180,12 @@ impl Chunks<'_> {
                 let output = with_batch_retries(request.customize(), &policy)
                     .send()
                     .await
-                    .map_err(|e| (from_sdk("BatchWriteItem", entity, e), sent))?;
+                    .map_err(|e| {
+                        (
+                            from_sdk("BatchWriteItem", entity, e).in_table(self.table),
+                            sent,
+                        )
+                    })?;
                 let unprocessed = output
                     .unprocessed_items
                     .and_then(|mut u| u.remove(self.table))
