@@ -65,6 +65,7 @@ pub mod lifecycle;
 pub mod managed;
 pub mod model;
 mod native_key;
+mod overlap;
 mod query;
 pub mod tenant;
 
@@ -88,6 +89,7 @@ pub use model::{
     VersionType,
 };
 pub use native_key::NativeKey;
+pub use overlap::Overlap;
 pub use query::{NativeCondition, NativeOp, Query, Sharding, SortCondition};
 pub use tenant::{
     IntoTenantKey, KeyTenant, KeyTenantReader, NotTenant, Tenant, TenantEntity, TenantKey,

@@ -75,10 +75,14 @@ async fn a_table_name_dynamodb_refuses_is_refused_on_every_request() {
             "{name}"
         );
     }
-    // Dots, dashes and underscores are fine, at 3 to 255 characters.
+    // Dots, dashes and underscores are fine, at 3 to 255 characters: the
+    // request is sent, to a table that does not exist.
     let ok = t.client.with_table("a.b-c_d");
     let err = ok.get(Task::key("t1")).await.unwrap_err();
-    assert!(matches!(err, Error::Service { .. }), "{err:?}");
+    assert!(
+        matches!(&err, Error::TableNotFound { table, .. } if table == "a.b-c_d"),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]

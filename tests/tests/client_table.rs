@@ -233,6 +233,119 @@ async fn creating_an_existing_table() {
     assert!(fresh.scan::<Task>().all().await.unwrap().is_empty());
 }
 
+/// A second entity stored under `Task`'s name (another struct named
+/// `Task`, or `#[entity(name = "Task")]`).
+mod another {
+    #[derive(entity_client::Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "myapp", name = "Task")]
+    #[pk(id)]
+    #[sk()]
+    pub struct Chore {
+        pub id: String,
+        pub note: String,
+    }
+}
+
+/// Spells `Chore`'s keys by hand: the same values compose the same key.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp")]
+#[pk(format = "$myapp#v1#task#id_{chore_id}")]
+#[sk(format = "$myapp#v1#task")]
+struct ChoreCopy {
+    chore_id: String,
+}
+
+/// The same partition as `ChoreCopy`, another sort key: no overlap.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "myapp")]
+#[pk(format = "$myapp#v1#task#id_{chore_id}")]
+#[sk(format = "$myapp#v1#task#comment_{at}")]
+struct ChoreComment {
+    chore_id: String,
+    at: u64,
+}
+
+/// Two entities that would read or overwrite each other's items in one
+/// table are refused, by `create_table` and the design export alike,
+/// naming both; entities sharing a partition by design, and versions of
+/// one entity, are not.
+#[tokio::test]
+async fn entities_that_would_mix_their_items_are_refused_naming_both() {
+    let t = table(&[Task::MODEL]).await;
+    let client = t.client.with_table(table_name("mixed"));
+    let overlap = |err: Error| match err {
+        Error::Validation(e @ ValidationError::EntitiesOverlap { .. }) => e,
+        other => panic!("expected EntitiesOverlap, got {other:?}"),
+    };
+    let same_name = overlap(
+        client
+            .create_table(&[Task::MODEL, another::Chore::MODEL])
+            .await
+            .unwrap_err(),
+    );
+    assert!(
+        matches!(
+            same_name,
+            ValidationError::EntitiesOverlap {
+                overlap: entity_client::Overlap::SameName,
+                ..
+            }
+        ),
+        "{same_name:?}"
+    );
+    assert!(
+        same_name.to_string().starts_with(
+            "Task { task_id, project_id, employee_id, priority, status, title, tags, estimate, \
+             checklist } and Task { id, note } cannot share a table: both are stored under one entity name"
+        ),
+        "{same_name}"
+    );
+    assert!(same_name.to_string().contains("#[entity(name = \"...\")]"));
+
+    let same_key = overlap(
+        client
+            .create_table(&[another::Chore::MODEL, UserProfile::MODEL, ChoreCopy::MODEL])
+            .await
+            .unwrap_err(),
+    );
+    assert_eq!(
+        same_key.to_string(),
+        "Task (pk \"$myapp#v1#task#id_{id}\", sk \"$myapp#v1#task\") and ChoreCopy \
+         (pk \"$myapp#v1#task#id_{chore_id}\", sk \"$myapp#v1#task\") cannot share a \
+         table: they compose the same table key from the same values, so a write of one \
+         would overwrite the other's item; give one a literal text of its own in its key \
+         format, such as a prefix naming it"
+    );
+    // The design export refuses them too.
+    let design = entity_client::design::Design::new("app")
+        .entity::<another::Chore>(&[])
+        .entity::<ChoreCopy>(&[]);
+    assert!(matches!(
+        design.markdown(),
+        Err(Error::Validation(ValidationError::EntitiesOverlap { .. }))
+    ));
+    // Nothing was created.
+    assert!(client
+        .sdk()
+        .describe_table()
+        .table_name(client.table())
+        .send()
+        .await
+        .is_err());
+
+    // One partition, told apart by the sort key; users' profiles and
+    // orders (`USER#{user_id}`, `PROFILE` / `ORDER#..`): both fine.
+    client
+        .create_table(&[
+            another::Chore::MODEL,
+            ChoreComment::MODEL,
+            UserProfile::MODEL,
+            Order::MODEL,
+        ])
+        .await
+        .unwrap();
+}
+
 #[tokio::test]
 async fn designs_that_cannot_work_are_refused_before_sending() {
     let t = table(&[Task::MODEL]).await;

@@ -280,7 +280,11 @@ fn is_refused(result: &Result<impl std::fmt::Debug, Error>) -> bool {
 /// (without the item).
 #[tokio::test]
 async fn a_tenant_id_cannot_reach_another_tenants_items_through_an_overlapping_format() {
-    let t = table(&[Note::MODEL, Memo::MODEL, Journal::MODEL]).await;
+    // `create_table` refuses `Journal` beside `Note`, whose key format it
+    // spells; the table they would share is `Note`'s, and Journal's items
+    // go in it as they would in a table made another way.
+    let t = table(&[Note::MODEL, Memo::MODEL]).await;
+    assert!(entity_client::TableDesign::from_models(&[Note::MODEL, Journal::MODEL]).is_err());
     let acme = t.client.tenant("acme");
     let memo = Memo {
         tenant_id: "acme".into(),

@@ -169,6 +169,19 @@ fn ids<T>(items: &[T], id: impl Fn(&T) -> &str) -> Vec<String> {
     ids
 }
 
+/// Versions of one entity share its name and keys by design: one table
+/// holds them all, where two entities of one name would be refused.
+#[tokio::test]
+async fn versions_of_one_entity_share_a_table() {
+    assert_eq!(Note::MODEL.overlap(NoteV1::MODEL), None);
+    assert_eq!(Note::MODEL.overlap(NoteV2::MODEL), None);
+    // Two structs of one version that store alike are one entity.
+    assert_eq!(NoteV2::MODEL.overlap(StrictNote::MODEL), None);
+    let t = table(&[NoteV1::MODEL, NoteV2::MODEL, Note::MODEL, Owner::MODEL]).await;
+    t.client.put(&v1("n1")).await.unwrap();
+    assert_eq!(t.client.scan::<Note>().all().await.unwrap().len(), 1);
+}
+
 #[tokio::test]
 async fn items_carry_their_version_and_get_reads_old_ones_through_the_chain() {
     let t = notes_of_every_version().await;

@@ -412,6 +412,19 @@ pub enum ValidationError {
     /// A table cannot hold these entities together.
     #[error("{0}")]
     TableDesign(String),
+    /// Two entities given for one table (`create_table`, the design
+    /// export) would mix their items: [`Overlap`](entity_core::Overlap)
+    /// says how.
+    #[error("{first} and {second} cannot share a table: {}", overlap.explain())]
+    EntitiesOverlap {
+        /// The first entity: its name, and its fields or keys (what tells
+        /// the two apart).
+        first: String,
+        /// The second entity, alike.
+        second: String,
+        /// How their items would mix.
+        overlap: entity_core::Overlap,
+    },
     /// A request that DynamoDB would refuse: a zero limit, an empty
     /// transaction.
     #[error("{0}")]

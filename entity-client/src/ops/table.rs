@@ -11,7 +11,7 @@ use aws_sdk_dynamodb::types::{
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
     StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
 };
-use entity_core::{EntityModel, IndexKind, IndexModel, ScalarType};
+use entity_core::{EntityModel, IndexKind, IndexModel, Overlap, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -44,6 +44,7 @@ impl TableDesign {
         let first = models
             .first()
             .ok_or_else(|| ValidationError::TableDesign("no entities given".into()))?;
+        refuse_overlaps(models)?;
         let key = (
             first.primary.pk.attribute.to_owned(),
             first.primary.sk.map(|k| k.attribute.to_owned()),
@@ -200,6 +201,34 @@ impl TableDesign {
         self.local.values().for_each(add);
         names
     }
+}
+
+/// Refuses two entities that would mix their items in one table
+/// ([`EntityModel::overlap`]), naming both.
+fn refuse_overlaps(models: &[&EntityModel]) -> Result<(), ValidationError> {
+    for (i, first) in models.iter().enumerate() {
+        for second in &models[i + 1..] {
+            if let Some(overlap) = first.overlap(second) {
+                let describe = |model: &EntityModel| match overlap {
+                    Overlap::SameName => {
+                        let fields: Vec<&str> = model.fields.iter().map(|f| f.field).collect();
+                        format!("{} {{ {} }}", model.name, fields.join(", "))
+                    }
+                    _ => {
+                        let sk = model.primary.sk.map(|sk| format!(", sk {:?}", sk.template));
+                        let pk = model.primary.pk.template;
+                        format!("{} (pk {pk:?}{})", model.name, sk.unwrap_or_default())
+                    }
+                };
+                return Err(ValidationError::EntitiesOverlap {
+                    first: describe(first),
+                    second: describe(second),
+                    overlap,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn schema(pk: &str, sk: Option<&String>) -> Result<Vec<KeySchemaElement>> {
