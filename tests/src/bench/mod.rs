@@ -1,6 +1,11 @@
 //! What the client benchmarks share: contenders run side by side in
 //! alternating rounds, each going first in turn, so machine noise and a table
-//! that grows as the run goes on hit both alike, and their medians compared.
+//! that grows as the run goes on hit both alike, and their medians compared;
+//! the hand-written raw-SDK contenders ([`raw`]); an SDK HTTP client that
+//! answers without a server ([`fake_http`]); and a per-thread CPU clock.
+
+pub mod fake_http;
+pub mod raw;
 
 use std::time::Duration;
 
@@ -36,4 +41,31 @@ pub async fn alternating(
 /// nothing judged.
 pub fn quick() -> bool {
     std::env::args().any(|a| a == "--test" || a == "--quick")
+}
+
+/// CPU time the calling thread has used so far: on a current-thread runtime,
+/// the work of the futures it polls, not the time other processes (or a
+/// server on another thread) held the cores. Wall time where the platform
+/// has no per-thread clock.
+pub fn thread_cpu() -> Duration {
+    #[cfg(target_os = "linux")]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid timespec the call writes into.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
+            let seconds = u64::try_from(now.tv_sec).unwrap_or(0);
+            let nanos = u32::try_from(now.tv_nsec).unwrap_or(0);
+            return Duration::new(seconds, nanos);
+        }
+    }
+    wall_clock_origin().elapsed()
+}
+
+/// The fallback clock of [`thread_cpu`].
+fn wall_clock_origin() -> std::time::Instant {
+    static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *ORIGIN.get_or_init(std::time::Instant::now)
 }
