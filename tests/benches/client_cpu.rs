@@ -156,7 +156,10 @@ fn fake(page: u32) -> FakeDynamo {
     FakeDynamo::default()
         .answer("PutItem", "{}")
         .answer("BatchWriteItem", r#"{"UnprocessedItems":{}}"#)
-        .answer("GetItem", serde_json::json!({ "Item": item(7) }).to_string())
+        .answer(
+            "GetItem",
+            serde_json::json!({ "Item": item(7) }).to_string(),
+        )
         .answer("Query", query.to_string())
 }
 

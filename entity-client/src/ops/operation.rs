@@ -41,7 +41,7 @@ pub(crate) trait Operation: Sized + Send + 'static {
 /// The operation's work inside its span: what `.await` runs.
 pub(crate) fn run<O: Operation>(operation: O) -> BoxFuture<'static, Result<O::Output>> {
     let span = operation.span();
-    trace::traced(span, operation.execute())
+    trace::traced(span, || operation.execute())
 }
 
 /// `.await` and `explain()` on an [`Operation`]:
