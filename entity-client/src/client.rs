@@ -87,6 +87,9 @@ pub struct Client<S = Unscoped> {
 pub(crate) struct Inner {
     pub(crate) sdk: aws_sdk_dynamodb::Client,
     pub(crate) table: String,
+    /// Why `table` is not a name DynamoDB accepts, if it is not: checked
+    /// once, when the table is set, for every request it names.
+    table_error: Option<crate::ValidationError>,
     pub(crate) batch: BatchPolicy,
     pub(crate) cursor_secret: Vec<u8>,
     pub(crate) clock: Arc<dyn Clock>,
@@ -186,6 +189,7 @@ impl Client {
         Self {
             inner: Arc::new(Inner {
                 sdk,
+                table_error: crate::limits::check_table_name(&table).err(),
                 table,
                 batch: BatchPolicy::default(),
                 cursor_secret,
@@ -281,7 +285,8 @@ impl Client {
     pub(crate) fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = Inner::clone(&self.inner);
         change(&mut inner);
-        // Made again from the SDK client and policy as they are now.
+        // Made again from the table, SDK client and policy as they are now.
+        inner.table_error = crate::limits::check_table_name(&inner.table).err();
         inner.batch_sdk = OnceLock::new();
         Self {
             inner: Arc::new(inner),
@@ -327,8 +332,10 @@ impl<S: Scope> Client<S> {
     /// The table name, once it is known to be one DynamoDB accepts: every
     /// request takes it from here, so none is sent to a bad name.
     pub(crate) fn checked_table(&self) -> Result<&str, crate::ValidationError> {
-        crate::limits::check_table_name(&self.inner.table)?;
-        Ok(&self.inner.table)
+        match &self.inner.table_error {
+            Some(error) => Err(error.clone()),
+            None => Ok(&self.inner.table),
+        }
     }
 
     /// The plain client behind this one (for a tenant's, over the SDK

@@ -252,6 +252,12 @@ macro_rules! conditional {
     ($($builder:ty),* $(,)?) => {$(
         impl Conditional for $builder {
             fn expressions(self, e: Expressions) -> Self {
+                // Most writes have no expression at all: the builder (a
+                // few hundred bytes, moved by every setter) is left as it
+                // is.
+                if e.condition.is_none() && e.names.is_none() && e.values.is_none() {
+                    return self;
+                }
                 // What a failed condition returns: nothing to ask for
                 // without one.
                 let on_failure = e
