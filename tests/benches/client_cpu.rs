@@ -17,18 +17,22 @@
 //!   wall time beside it for information.
 //!
 //! Contenders run on one current-thread runtime and are timed with that
-//! thread's CPU clock: other processes on the machine, and the server, are
-//! left out. Rounds alternate between the contenders, each going first in
-//! turn, and the medians are compared.
+//! thread's CPU clock: the server's work is left out, and so is the time
+//! other processes hold the cores (not what they do to the caches). Rounds
+//! alternate between the contenders, each going first in turn; a row's
+//! ratio is the median of the rounds' ratios, so a load that comes and goes
+//! during the run cancels out, and the medians per item are printed beside
+//! it.
 //!
-//! `cargo bench -p entity-tests --bench client_cpu` (a few minutes);
-//! `cargo test --benches` (or `--quick`) runs every contender a little, the
-//! ratios printed but not judged.
+//! `cargo bench -p entity-tests --bench client_cpu` (about a minute); an
+//! argument measures only the rows whose name holds it (`-- "no server"`,
+//! `-- put`). `cargo test --benches` (or `--quick`) runs every contender a
+//! little, the ratios printed but not judged.
 
 use entity_client::{BatchPolicy, Client, EmbeddedDynamo, Entity};
 use entity_tests::bench::fake_http::FakeDynamo;
 use entity_tests::bench::raw::{self, event, item_json, Event};
-use entity_tests::bench::{alternating, median, quick, thread_cpu};
+use entity_tests::bench::{alternating_pairs, median, median_ratio, quick, thread_cpu};
 use std::cell::RefCell;
 use std::future::Future;
 use std::hint::black_box;
@@ -37,6 +41,9 @@ use std::time::{Duration, Instant};
 /// How much each section does.
 struct Plan {
     quick: bool,
+    /// Only the rows whose name holds this (the first argument that is not
+    /// a flag: `cargo bench --bench client_cpu -- "no server: put"`).
+    only: Option<String>,
     /// Rounds of the sections that send nothing over a socket.
     rounds: usize,
     /// Rounds of the end-to-end section.
@@ -51,8 +58,10 @@ struct Plan {
 
 impl Plan {
     fn new() -> Self {
+        let only = std::env::args().skip(1).find(|a| !a.starts_with("--"));
         match quick() {
             true => Self {
+                only,
                 quick: true,
                 rounds: 1,
                 server_rounds: 1,
@@ -61,9 +70,10 @@ impl Plan {
                 server_batch: 60,
             },
             false => Self {
+                only,
                 quick: false,
-                rounds: 41,
-                server_rounds: 9,
+                rounds: 61,
+                server_rounds: 11,
                 batch: 1000,
                 singles: 200,
                 server_batch: 5000,
@@ -72,22 +82,30 @@ impl Plan {
     }
 }
 
-/// One line of the table: median CPU per item or request of each contender.
+impl Plan {
+    /// Whether the row named `what` is measured.
+    fn wants(&self, what: &str) -> bool {
+        self.only.as_deref().is_none_or(|only| what.contains(only))
+    }
+}
+
+/// One line of the table: each round's CPU time of the two contenders, and
+/// their wall time end to end.
 struct Row {
     what: &'static str,
-    ours: Duration,
-    raw: Duration,
+    /// Ours and the raw program's, round by round.
+    cpu: Vec<(Duration, Duration)>,
     /// Items or requests per sample.
     per: u32,
     target: f64,
-    /// Median wall time of each, per item or request (end to end).
-    wall: Option<(Duration, Duration)>,
+    wall: Option<Vec<(Duration, Duration)>>,
 }
 
-impl Row {
-    fn ratio(&self) -> f64 {
-        self.ours.as_secs_f64() / self.raw.as_secs_f64()
-    }
+/// Median time per item or request of each side, and the median ratio.
+fn summary(pairs: &[(Duration, Duration)], per: u32) -> (Duration, Duration, f64) {
+    let (ours, raw) = pairs.iter().copied().unzip();
+    let per = per.max(1);
+    (median(ours) / per, median(raw) / per, median_ratio(pairs))
 }
 
 /// The CPU time `work` takes on this thread (its output dropped inside).
@@ -104,18 +122,18 @@ async fn wall(samples: &RefCell<Vec<Duration>>, work: impl Future<Output = ()>) 
     samples.borrow_mut().push(start.elapsed());
 }
 
-/// `first` and `second` timed in alternating rounds: median thread CPU of
-/// each.
+/// `first` and `second` timed in alternating rounds: each round's thread
+/// CPU time of each.
 async fn cpu_rounds<A, B>(
     rounds: usize,
     mut first: impl FnMut(usize) -> A,
     mut second: impl FnMut(usize) -> B,
-) -> (Duration, Duration)
+) -> Vec<(Duration, Duration)>
 where
     A: Future<Output = ()>,
     B: Future<Output = ()>,
 {
-    alternating(
+    alternating_pairs(
         rounds,
         async |round| cpu(first(round)).await,
         async |round| cpu(second(round)).await,
@@ -123,10 +141,13 @@ where
     .await
 }
 
+/// The row of [`building`].
+const BUILDING: &str = "build batch-write requests";
+
 /// Building a batch write's requests: ours (held by the builder, never
 /// sent) against the hand-written requests.
 async fn building(plan: &Plan, client: &Client, events: &[Event]) -> Row {
-    let (ours, raw) = cpu_rounds(
+    let cpu = cpu_rounds(
         plan.rounds,
         |_| async {
             drop(black_box(client.batch_write().put_all(black_box(events))));
@@ -138,9 +159,8 @@ async fn building(plan: &Plan, client: &Client, events: &[Event]) -> Row {
     )
     .await;
     Row {
-        what: "build batch-write requests",
-        ours,
-        raw,
+        what: BUILDING,
+        cpu,
         per: plan.batch,
         target: 1.1,
         wall: None,
@@ -164,7 +184,8 @@ fn fake(page: u32) -> FakeDynamo {
 }
 
 /// The four calls, ours and the raw program's, through `client`: rows named
-/// `names` (batch write, put, get, query). `server` times wall time too.
+/// `names` (batch write, put, get, query), those the plan wants. `server`
+/// times wall time too.
 async fn calls(
     plan: &Plan,
     client: &Client,
@@ -178,150 +199,155 @@ async fn calls(
     let walls = [RefCell::new(Vec::new()), RefCell::new(Vec::new())];
     let take_walls = || {
         let [ours, raw] = [0, 1].map(|side| walls[side].take());
-        server.then(|| (median(ours), median(raw)))
+        server.then(|| ours.into_iter().zip(raw).collect())
     };
     let mut rows = Vec::new();
-    let per_item = |ours: Duration, raw: Duration, per: u32, what, wall| Row {
-        what,
-        ours,
-        raw,
-        per,
-        target: 1.05,
-        wall,
+    let mut push = |cpu, per: u32, what| {
+        rows.push(Row {
+            what,
+            cpu,
+            per,
+            target: 1.05,
+            wall: take_walls(),
+        })
     };
-
-    // Batch writes: fresh partitions each round (a server keeps them).
+    // Fresh partitions for each round's writes (a server keeps them); the
+    // gets and the query read partition `b-0`, written here first.
     let batch_of = |prefix: &str, round| -> Vec<Event> {
         (0..batch)
             .map(|i| event(&format!("{prefix}-{round}"), i))
             .collect()
     };
-    let (ours, raw) = cpu_rounds(
-        rounds,
-        |round| {
-            let events = batch_of("b", round);
-            wall(&walls[0], async move {
-                let out = client.batch_write().put_all(&events).await.expect("batch");
-                assert_eq!(out.written, events.len());
-            })
-        },
-        |round| {
-            let events = batch_of("r", round);
-            wall(&walls[1], async move {
-                raw::batch_write(sdk, table, &events, in_flight).await;
-            })
-        },
-    )
-    .await;
-    rows.push(per_item(ours, raw, batch, names[0], take_walls()));
-
-    // Single puts.
+    if server {
+        let out = client.batch_write().put_all(&batch_of("b", 0)).await;
+        assert!(out.expect("seed").is_complete());
+    }
     let singles = plan.singles;
-    let (ours, raw) = cpu_rounds(
-        rounds,
-        |round| {
-            let events = batch_of("p", round);
-            wall(&walls[0], async move {
-                for event in &events[..singles as usize] {
-                    client.put(event).await.expect("put");
-                }
-            })
-        },
-        |round| {
-            let events = batch_of("q", round);
-            wall(&walls[1], async move {
-                for event in &events[..singles as usize] {
-                    raw::put(sdk, table, event).await;
-                }
-            })
-        },
-    )
-    .await;
-    rows.push(per_item(ours, raw, singles, names[1], take_walls()));
 
-    // Gets of events of the first batch-written partition.
-    let (ours, raw) = cpu_rounds(
-        rounds,
-        |_| {
-            wall(&walls[0], async move {
-                for seq in 0..singles {
-                    let found = client.get(Event::key("b-0", seq)).await.expect("get");
-                    assert!(found.is_some());
-                }
-            })
-        },
-        |_| {
-            wall(&walls[1], async move {
-                for seq in 0..singles {
-                    let found = raw::get(sdk, table, &Event::key("b-0", seq)).await;
-                    assert!(found.is_some());
-                }
-            })
-        },
-    )
-    .await;
-    rows.push(per_item(ours, raw, singles, names[2], take_walls()));
+    if plan.wants(names[0]) {
+        let cpu = cpu_rounds(
+            rounds,
+            |round| {
+                let events = batch_of("b", round);
+                wall(&walls[0], async move {
+                    let out = client.batch_write().put_all(&events).await.expect("batch");
+                    assert_eq!(out.written, events.len());
+                })
+            },
+            |round| {
+                let events = batch_of("r", round);
+                wall(&walls[1], async move {
+                    raw::batch_write(sdk, table, &events, in_flight).await;
+                })
+            },
+        )
+        .await;
+        push(cpu, batch, names[0]);
+    }
 
-    // A query of every event of the first batch-written partition (of the
-    // fake's page, without a server).
-    let partition = if server { "b-0" } else { "acc-1" };
-    let pk = Event::pk_of(partition);
-    let pk = &pk;
-    let (ours, raw) = cpu_rounds(
-        rounds,
-        |_| {
-            wall(&walls[0], async move {
-                let events = client
-                    .query(Event::primary(partition))
-                    .all()
-                    .await
-                    .expect("query");
-                assert_eq!(events.len(), batch as usize);
-            })
-        },
-        |_| {
-            wall(&walls[1], async move {
-                assert_eq!(raw::query(sdk, table, pk).await, batch as usize);
-            })
-        },
-    )
-    .await;
-    rows.push(per_item(ours, raw, batch, names[3], take_walls()));
+    if plan.wants(names[1]) {
+        let cpu = cpu_rounds(
+            rounds,
+            |round| {
+                let events = batch_of("p", round);
+                wall(&walls[0], async move {
+                    for event in &events[..singles as usize] {
+                        client.put(event).await.expect("put");
+                    }
+                })
+            },
+            |round| {
+                let events = batch_of("q", round);
+                wall(&walls[1], async move {
+                    for event in &events[..singles as usize] {
+                        raw::put(sdk, table, event).await;
+                    }
+                })
+            },
+        )
+        .await;
+        push(cpu, singles, names[1]);
+    }
+
+    if plan.wants(names[2]) {
+        let cpu = cpu_rounds(
+            rounds,
+            |_| {
+                wall(&walls[0], async move {
+                    for seq in 0..singles {
+                        let found = client.get(Event::key("b-0", seq)).await.expect("get");
+                        assert!(found.is_some());
+                    }
+                })
+            },
+            |_| {
+                wall(&walls[1], async move {
+                    for seq in 0..singles {
+                        let found = raw::get(sdk, table, &Event::key("b-0", seq)).await;
+                        assert!(found.is_some());
+                    }
+                })
+            },
+        )
+        .await;
+        push(cpu, singles, names[2]);
+    }
+
+    // Without a server, the fake answers with its page whatever the
+    // partition.
+    if plan.wants(names[3]) {
+        let pk = Event::pk_of("b-0");
+        let pk = &pk;
+        let cpu = cpu_rounds(
+            rounds,
+            |_| {
+                wall(&walls[0], async move {
+                    let events = client
+                        .query(Event::primary("b-0"))
+                        .all()
+                        .await
+                        .expect("query");
+                    assert_eq!(events.len(), batch as usize);
+                })
+            },
+            |_| {
+                wall(&walls[1], async move {
+                    assert_eq!(raw::query(sdk, table, pk).await, batch as usize);
+                })
+            },
+        )
+        .await;
+        push(cpu, batch, names[3]);
+    }
     rows
 }
 
 fn print(plan: &Plan, rows: &[Row]) {
     println!(
-        "== client CPU / raw SDK CPU, median thread CPU of alternating rounds ({} without a server, {} end to end) ==",
+        "== client / raw SDK: thread CPU per item or request, medians of {} alternating rounds without a server, {} end to end; ratio: median of the rounds' ratios ==",
         plan.rounds, plan.server_rounds
     );
     println!(
         "{:<34} {:>12} {:>12} {:>7}  {:<9} verdict",
         "", "ours/unit", "raw/unit", "ratio", "target"
     );
-    let per = |d: Duration, n: u32| d / n.max(1);
     for row in rows {
-        let ratio = row.ratio();
+        let (ours, raw, ratio) = summary(&row.cpu, row.per);
         let verdict = match (plan.quick, ratio <= row.target) {
             (true, _) => "(quick run, not judged)",
             (false, true) => "PASS",
             (false, false) => "MISS",
         };
         println!(
-            "{:<34} {:>12.2?} {:>12.2?} {:>6.3}x  {:<9} {verdict}",
+            "{:<34} {ours:>12.2?} {raw:>12.2?} {ratio:>6.3}x  {:<9} {verdict}",
             row.what,
-            per(row.ours, row.per),
-            per(row.raw, row.per),
-            ratio,
             format!("<= {:.2}x", row.target),
         );
-        if let Some((ours, raw)) = row.wall {
+        if let Some(wall) = &row.wall {
+            let (ours, raw, ratio) = summary(wall, row.per);
             println!(
-                "{:<34} {:>12.2?} {:>12.2?} {:>6.3}x  (wall time, info)",
-                "",
-                per(ours, row.per),
-                per(raw, row.per),
-                ours.as_secs_f64() / raw.as_secs_f64()
+                "{:<34} {ours:>12.2?} {raw:>12.2?} {ratio:>6.3}x  (wall time, info)",
+                ""
             );
         }
     }
@@ -347,8 +373,10 @@ fn main() {
     let mut rows = Vec::new();
     runtime.block_on(async {
         let client = Client::new(fake(plan.batch).sdk_client(), "bench");
-        let events: Vec<Event> = (0..plan.batch).map(|i| event("acc-1", i)).collect();
-        rows.push(building(&plan, &client, &events).await);
+        if plan.wants(BUILDING) {
+            let events: Vec<Event> = (0..plan.batch).map(|i| event("acc-1", i)).collect();
+            rows.push(building(&plan, &client, &events).await);
+        }
         let names = [
             "no server: batch write, per item",
             "no server: put, per request",
@@ -357,16 +385,18 @@ fn main() {
         ];
         rows.extend(calls(&plan, &client, plan.rounds, plan.batch, names, false).await);
 
-        let client = server.client("bench-cpu");
-        client.create_table(&[Event::MODEL]).await.expect("table");
         let names = [
             "server: batch write, per item",
             "server: put, per request",
             "server: get, per request",
             "server: query all, per item",
         ];
-        let (rounds, batch) = (plan.server_rounds, plan.server_batch);
-        rows.extend(calls(&plan, &client, rounds, batch, names, true).await);
+        if names.iter().any(|name| plan.wants(name)) {
+            let client = server.client("bench-cpu");
+            client.create_table(&[Event::MODEL]).await.expect("table");
+            let (rounds, batch) = (plan.server_rounds, plan.server_batch);
+            rows.extend(calls(&plan, &client, rounds, batch, names, true).await);
+        }
     });
     print(&plan, &rows);
 }

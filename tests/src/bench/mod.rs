@@ -20,20 +20,45 @@ pub fn median(mut samples: Vec<Duration>) -> Duration {
 /// measured (so it can leave its setup out). The median time of each.
 pub async fn alternating(
     rounds: usize,
+    first: impl AsyncFnMut(usize) -> Duration,
+    second: impl AsyncFnMut(usize) -> Duration,
+) -> (Duration, Duration) {
+    let pairs = alternating_pairs(rounds, first, second).await;
+    let (a, b) = pairs.into_iter().unzip();
+    (median(a), median(b))
+}
+
+/// [`alternating`]'s samples: each round's pair of times, in round order.
+pub async fn alternating_pairs(
+    rounds: usize,
     mut first: impl AsyncFnMut(usize) -> Duration,
     mut second: impl AsyncFnMut(usize) -> Duration,
-) -> (Duration, Duration) {
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+) -> Vec<(Duration, Duration)> {
+    let mut pairs = Vec::with_capacity(rounds);
     for round in 0..rounds {
-        for turn in [round % 2, 1 - round % 2] {
-            if turn == 0 {
-                a.push(first(round).await);
-            } else {
-                b.push(second(round).await);
-            }
-        }
+        let (a, b) = if round % 2 == 0 {
+            let a = first(round).await;
+            (a, second(round).await)
+        } else {
+            let b = second(round).await;
+            (first(round).await, b)
+        };
+        pairs.push((a, b));
     }
-    (median(a), median(b))
+    pairs
+}
+
+/// The median over rounds of each round's ratio, first to second: a load
+/// on the machine that comes and goes during the run slows both samples of
+/// a round alike, so it cancels out of their ratio where it would move the
+/// two medians apart.
+pub fn median_ratio(pairs: &[(Duration, Duration)]) -> f64 {
+    let mut ratios: Vec<f64> = pairs
+        .iter()
+        .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64().max(f64::MIN_POSITIVE))
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
 }
 
 /// Whether the benchmark was started as a quick check (`cargo test
