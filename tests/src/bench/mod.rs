@@ -61,11 +61,14 @@ pub fn median_ratio(pairs: &[(Duration, Duration)]) -> f64 {
     ratios[ratios.len() / 2]
 }
 
-/// Whether the benchmark was started as a quick check (`cargo test
-/// --benches` passes `--test`; `--quick` by hand): fewer items, one round,
-/// nothing judged.
+/// Whether the benchmark was started as a quick check: fewer items, one
+/// round, nothing judged. `cargo bench` passes `--bench` to a bench binary,
+/// and `cargo test --benches` passes nothing, so a run without `--bench` is
+/// one (as is one with `--quick`, or `--test`, by hand).
 pub fn quick() -> bool {
-    std::env::args().any(|a| a == "--test" || a == "--quick")
+    let args: Vec<String> = std::env::args().collect();
+    let asked = args.iter().any(|a| a == "--test" || a == "--quick");
+    asked || !args.iter().any(|a| a == "--bench")
 }
 
 /// CPU time the calling thread has used so far: on a current-thread runtime,
