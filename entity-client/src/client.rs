@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
 use crate::scoping::{Reads, Scope, Unscoped};
@@ -40,6 +40,16 @@ impl Default for BatchPolicy {
 }
 
 impl BatchPolicy {
+    /// The SDK's retries of one batch request: a batch that fails as a
+    /// whole (throttled, a server error) is resent by the SDK, which keeps
+    /// the serialized request, so the batch needs no copy of it.
+    fn sdk_retries(&self) -> aws_sdk_dynamodb::config::retry::RetryConfig {
+        aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+            .with_max_attempts(self.max_attempts.max(1))
+            .with_initial_backoff(self.base_delay)
+            .with_max_backoff(self.max_delay)
+    }
+
     /// The backoff before retry `attempt` (1 for the first retry).
     pub(crate) fn backoff(&self, attempt: u32) -> Duration {
         let ceiling = self
@@ -77,6 +87,9 @@ pub struct Client<S = Unscoped> {
 pub(crate) struct Inner {
     pub(crate) sdk: aws_sdk_dynamodb::Client,
     pub(crate) table: String,
+    /// Why `table` is not a name DynamoDB accepts, if it is not: checked
+    /// once, when the table is set, for every request it names.
+    table_error: Option<crate::ValidationError>,
     pub(crate) batch: BatchPolicy,
     pub(crate) cursor_secret: Vec<u8>,
     pub(crate) clock: Arc<dyn Clock>,
@@ -89,6 +102,9 @@ pub(crate) struct Inner {
     pub(crate) tenant: Option<Arc<str>>,
     /// The tenant clients made from this client, for reuse.
     pub(crate) tenants: TenantCache,
+    /// `sdk` with the batch policy's retries, made when a batch first
+    /// needs it ([`Client::batch_sdk`]).
+    batch_sdk: OnceLock<aws_sdk_dynamodb::Client>,
 }
 
 /// A value that a layer above the client keeps on it (the statistics of
@@ -173,6 +189,7 @@ impl Client {
         Self {
             inner: Arc::new(Inner {
                 sdk,
+                table_error: crate::limits::check_table_name(&table).err(),
                 table,
                 batch: BatchPolicy::default(),
                 cursor_secret,
@@ -182,6 +199,7 @@ impl Client {
                 stats: None,
                 tenant: None,
                 tenants: Default::default(),
+                batch_sdk: OnceLock::new(),
             }),
             scope: Unscoped,
         }
@@ -267,6 +285,9 @@ impl Client {
     pub(crate) fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = Inner::clone(&self.inner);
         change(&mut inner);
+        // Made again from the table, SDK client and policy as they are now.
+        inner.table_error = crate::limits::check_table_name(&inner.table).err();
+        inner.batch_sdk = OnceLock::new();
         Self {
             inner: Arc::new(inner),
             scope: self.scope,
@@ -285,6 +306,19 @@ impl<S: Scope> Client<S> {
         &self.inner.sdk
     }
 
+    /// The SDK client batch requests are sent with: the client's, retrying
+    /// under the batch policy (the same SDK client, configured once rather
+    /// than overridden on every request, which costs the SDK a
+    /// configuration of its own per request).
+    pub(crate) fn batch_sdk(&self) -> &aws_sdk_dynamodb::Client {
+        self.inner.batch_sdk.get_or_init(|| {
+            let config = self.inner.sdk.config().to_builder();
+            aws_sdk_dynamodb::Client::from_conf(
+                config.retry_config(self.inner.batch.sdk_retries()).build(),
+            )
+        })
+    }
+
     /// The current time of the client's clock.
     pub(crate) fn now(&self) -> SystemTime {
         self.inner.clock.now()
@@ -298,8 +332,10 @@ impl<S: Scope> Client<S> {
     /// The table name, once it is known to be one DynamoDB accepts: every
     /// request takes it from here, so none is sent to a bad name.
     pub(crate) fn checked_table(&self) -> Result<&str, crate::ValidationError> {
-        crate::limits::check_table_name(&self.inner.table)?;
-        Ok(&self.inner.table)
+        match &self.inner.table_error {
+            Some(error) => Err(error.clone()),
+            None => Ok(&self.inner.table),
+        }
     }
 
     /// The plain client behind this one (for a tenant's, over the SDK

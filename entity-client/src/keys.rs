@@ -1,6 +1,7 @@
 //! Table keys inside one request: DynamoDB refuses a batch write or a
 //! transaction that names an item twice, and a batch get reads each key
-//! once. One identity for a key, and one set of them, serve all four.
+//! once. One identity for a key (owned, or borrowed from the item or key
+//! that holds it), and one set of them, serve all four.
 
 use crate::error::ValidationError;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -18,28 +19,22 @@ pub(crate) struct KeyId {
 
 impl KeyId {
     pub(crate) fn of<E>(key: &PrimaryKey<E>) -> Self {
-        Self {
-            pk: key.pk.clone(),
-            sk: key.sk.as_ref().map(|(_, value)| value.clone()),
-        }
+        KeyRef::of(key).into_id()
     }
 
     /// The key of an item or key fragment, on a table keyed as `primary`;
     /// `None` when its key attributes are missing or neither strings nor
     /// numbers (a number-typed key).
     pub(crate) fn of_item(primary: &IndexModel, item: &Item) -> Option<Self> {
-        let text = |attribute: &str| match item.get(attribute) {
-            Some(AttributeValue::S(value) | AttributeValue::N(value)) => Some(value.clone()),
-            _ => None,
-        };
-        let sk = match primary.sk {
-            Some(sk) => Some(text(sk.attribute)?),
-            None => None,
-        };
-        Some(Self {
-            pk: text(primary.pk.attribute)?,
-            sk,
-        })
+        KeyRef::of_item(primary, item).map(KeyRef::into_id)
+    }
+
+    /// The key's values, borrowed.
+    pub(crate) fn borrowed(&self) -> KeyRef<'_> {
+        KeyRef {
+            pk: &self.pk,
+            sk: self.sk.as_deref(),
+        }
     }
 
     /// The key as key attributes of a table keyed as `primary`.
@@ -69,7 +64,72 @@ impl KeyId {
 
 impl fmt::Display for KeyId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.sk {
+        self.borrowed().fmt(f)
+    }
+}
+
+/// A table key's values, borrowed from the item or key that holds them:
+/// what a write hashes or compares without copying the key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct KeyRef<'a> {
+    pk: &'a str,
+    sk: Option<&'a str>,
+}
+
+impl<'a> KeyRef<'a> {
+    /// A key of these values (`sk` on a table with a sort key).
+    pub(crate) fn new(pk: &'a str, sk: Option<&'a str>) -> Self {
+        Self { pk, sk }
+    }
+
+    /// The partition key's value, and the sort key's.
+    pub(crate) fn values(self) -> (&'a str, Option<&'a str>) {
+        (self.pk, self.sk)
+    }
+
+    pub(crate) fn of<E>(key: &'a PrimaryKey<E>) -> Self {
+        Self {
+            pk: &key.pk,
+            sk: key.sk.as_ref().map(|(_, value)| value.as_str()),
+        }
+    }
+
+    /// See [`KeyId::of_item`].
+    pub(crate) fn of_item(primary: &IndexModel, item: &'a Item) -> Option<Self> {
+        let sk = primary.sk.map(|sk| item.get(sk.attribute));
+        Self::of_values(item.get(primary.pk.attribute), sk)
+    }
+
+    /// The key of a table key's values as an item holds them: `sk` is
+    /// `None` on a table without a sort key, `Some(None)` when the item
+    /// lacks it.
+    pub(crate) fn of_values(
+        pk: Option<&'a AttributeValue>,
+        sk: Option<Option<&'a AttributeValue>>,
+    ) -> Option<Self> {
+        let text = |value: Option<&'a AttributeValue>| match value {
+            Some(AttributeValue::S(text) | AttributeValue::N(text)) => Some(text.as_str()),
+            _ => None,
+        };
+        let sk = match sk {
+            Some(value) => Some(text(value)?),
+            None => None,
+        };
+        Some(Self { pk: text(pk)?, sk })
+    }
+
+    /// The key, copied.
+    pub(crate) fn into_id(self) -> KeyId {
+        KeyId {
+            pk: self.pk.to_owned(),
+            sk: self.sk.map(str::to_owned),
+        }
+    }
+}
+
+impl fmt::Display for KeyRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.sk {
             Some(sk) => write!(f, "({}, {sk})", self.pk),
             None => write!(f, "({})", self.pk),
         }
@@ -114,11 +174,6 @@ impl<V> KeySet<V> {
                 operation,
                 key: key.to_string(),
             })
-    }
-
-    /// The value a key was added with.
-    pub(crate) fn get(&self, key: &KeyId) -> Option<&V> {
-        self.keys.get(key)
     }
 }
 

@@ -2,8 +2,9 @@
 //! clear error instead of a round trip.
 
 use crate::error::ValidationError;
+use crate::keys::KeyRef;
 use aws_sdk_dynamodb::types::AttributeValue;
-use entity_core::{EntityModel, Item};
+use entity_core::{EntityModel, Item, KeyModel};
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
@@ -31,22 +32,45 @@ pub const MAX_LIMIT: u32 = i32::MAX.unsigned_abs();
 /// The size DynamoDB charges for a value (its documented rules, rounded up
 /// for numbers).
 pub fn value_size(value: &AttributeValue) -> usize {
+    sized(value, number_size)
+}
+
+/// A value's size, each number sized by `number`.
+fn sized(value: &AttributeValue, number: fn(&str) -> usize) -> usize {
     match value {
         AttributeValue::S(s) => s.len(),
-        AttributeValue::N(n) => number_size(n),
+        AttributeValue::N(n) => number(n),
         AttributeValue::B(b) => b.as_ref().len(),
         AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
         AttributeValue::Ss(v) => v.iter().map(String::len).sum(),
-        AttributeValue::Ns(v) => v.iter().map(|n| number_size(n)).sum(),
+        AttributeValue::Ns(v) => v.iter().map(|n| number(n)).sum(),
         AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len()).sum(),
-        AttributeValue::L(v) => 3 + v.iter().map(|e| 1 + value_size(e)).sum::<usize>(),
+        AttributeValue::L(v) => 3 + v.iter().map(|e| 1 + sized(e, number)).sum::<usize>(),
         AttributeValue::M(m) => {
             3 + m
                 .iter()
-                .map(|(k, v)| 1 + k.len() + value_size(v))
+                .map(|(k, v)| 1 + k.len() + sized(v, number))
                 .sum::<usize>()
         }
         _ => 0,
+    }
+}
+
+/// At least a number's size, without reading its digits: it has at most
+/// `len` significant digits, two to a byte, plus a byte, a byte for a
+/// sign, and a byte for each of the integer and fraction parts rounding
+/// up (`number_size` is at most `len / 2 + 3`).
+fn number_size_bound(text: &str) -> usize {
+    text.len() + 3
+}
+
+/// At least a value's size. A string or number, what nearly every
+/// attribute is, is bounded alike (its text's length, plus what a number
+/// may take beyond its digits), in one step whichever it is.
+fn size_bound(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::S(text) | AttributeValue::N(text) => number_size_bound(text),
+        other => sized(other, number_size_bound),
     }
 }
 
@@ -96,13 +120,61 @@ fn number_size(text: &str) -> usize {
 
 /// The size of an item: attribute names plus values.
 pub fn item_size(item: &Item) -> usize {
+    item_sized(item, number_size)
+}
+
+/// An item's size, each number sized by `number`.
+fn item_sized(item: &Item, number: fn(&str) -> usize) -> usize {
     item.iter()
-        .map(|(name, value)| name.len() + value_size(value))
+        .map(|(name, value)| name.len() + sized(value, number))
         .sum()
 }
 
 /// Checks an item's size and every key attribute the entity writes.
 pub fn check_item(model: &EntityModel, item: &Item) -> Result<(), ValidationError> {
+    check_item_key(model, item).map(drop)
+}
+
+/// [`check_item`], and the item's table key, read on the way (its values
+/// borrowed from the item): `None` when its table key attributes are
+/// missing or neither strings nor numbers.
+pub(crate) fn check_item_key<'a>(
+    model: &EntityModel,
+    item: &'a Item,
+) -> Result<Option<KeyRef<'a>>, ValidationError> {
+    // One pass over the attributes: a bound on the item's size that reads
+    // no number's digits (nearly every item is far below the limit, and
+    // only one near it is sized exactly), and the table key's values,
+    // found without hashing their names.
+    let primary = &model.primary;
+    let sk_attribute = primary.sk.map(|sk| sk.attribute);
+    let (mut bound, mut pk, mut sk) = (0, None, None);
+    for (name, value) in item {
+        bound += name.len() + size_bound(value);
+        if name == primary.pk.attribute {
+            pk = Some(value);
+        } else if sk_attribute == Some(name.as_str()) {
+            sk = Some(value);
+        }
+    }
+    if bound > MAX_ITEM_BYTES {
+        check_size(model, item)?;
+    }
+    check_key_value(&primary.pk, pk, true)?;
+    if let Some(key) = &primary.sk {
+        check_key_value(key, sk, false)?;
+    }
+    for index in model.indexes {
+        check_key_value(&index.pk, item.get(index.pk.attribute), true)?;
+        if let Some(key) = &index.sk {
+            check_key_value(key, item.get(key.attribute), false)?;
+        }
+    }
+    Ok(KeyRef::of_values(pk, sk_attribute.map(|_| sk)))
+}
+
+/// Refuses an item over DynamoDB's size limit.
+fn check_size(model: &EntityModel, item: &Item) -> Result<(), ValidationError> {
     let size = item_size(item);
     if size > MAX_ITEM_BYTES {
         return Err(ValidationError::ItemTooLarge {
@@ -111,15 +183,19 @@ pub fn check_item(model: &EntityModel, item: &Item) -> Result<(), ValidationErro
             limit: MAX_ITEM_BYTES,
         });
     }
-    for index in std::iter::once(&model.primary).chain(model.indexes) {
-        let keys = std::iter::once((&index.pk, true)).chain(index.sk.iter().map(|sk| (sk, false)));
-        for (key, partition) in keys {
-            if let Some(AttributeValue::S(value)) = item.get(key.attribute) {
-                check_key(key.attribute, value, partition)?;
-            }
-        }
-    }
     Ok(())
+}
+
+/// Checks a key attribute's value when it is a string (see [`check_key`]).
+fn check_key_value(
+    key: &KeyModel,
+    value: Option<&AttributeValue>,
+    partition: bool,
+) -> Result<(), ValidationError> {
+    match value {
+        Some(AttributeValue::S(text)) => check_key(key.attribute, text, partition),
+        _ => Ok(()),
+    }
 }
 
 /// Checks one key value: not empty, not over its length limit.
@@ -220,6 +296,9 @@ mod tests {
             ("123456789012345678901234567890123456.78", 20),
         ] {
             assert_eq!(number_size(number), size, "{number}");
+            assert!(number_size_bound(number) >= size, "{number}");
+            let value = AttributeValue::N(number.into());
+            assert!(size_bound(&value) >= value_size(&value), "{number}");
         }
         assert_eq!(
             value_size(&AttributeValue::L(vec![AttributeValue::Bool(true)])),

@@ -86,16 +86,29 @@ pub(crate) fn span(op: Op<'_>) -> Span {
     Span
 }
 
-/// The future of an operation, inside its span, which records its outcome.
+/// The future `make` makes, on the heap. An operation's future is large
+/// (the SDK's request future is inside it); it is made after the memory is
+/// allocated, so that it can be written there rather than copied in.
+fn boxed<F: Future + Send + 'static>(make: impl FnOnce() -> F) -> BoxFuture<'static, F::Output> {
+    let future: Box<F> = Box::write(Box::new_uninit(), make());
+    Box::into_pin(future)
+}
+
+/// The future of an operation (`make` makes it), inside its span, which
+/// records its outcome.
 #[cfg(feature = "tracing")]
-pub(crate) fn traced<T: Send + 'static>(
+pub(crate) fn traced<T: Send + 'static, F>(
     span: Span,
-    future: impl Future<Output = Result<T>> + Send + 'static,
-) -> BoxFuture<'static, Result<T>> {
+    make: impl FnOnce() -> F,
+) -> BoxFuture<'static, Result<T>>
+where
+    F: Future<Output = Result<T>> + Send + 'static,
+{
     use tracing::Instrument;
     if span.is_disabled() {
-        return Box::pin(future);
+        return boxed(make);
     }
+    let future = make();
     let recorded = span.clone();
     let tally = std::sync::Arc::new(std::sync::Mutex::new(Tally::default()));
     let counted = TALLY.scope(std::sync::Arc::clone(&tally), future);
@@ -359,10 +372,13 @@ impl aws_sdk_dynamodb::config::Intercept for TraceInterceptor {
 
 /// The future of an operation (no spans without the `tracing` feature).
 #[cfg(not(feature = "tracing"))]
-pub(crate) fn traced<T: Send + 'static>(
+pub(crate) fn traced<T: Send + 'static, F>(
     span: Span,
-    future: impl Future<Output = Result<T>> + Send + 'static,
-) -> BoxFuture<'static, Result<T>> {
+    make: impl FnOnce() -> F,
+) -> BoxFuture<'static, Result<T>>
+where
+    F: Future<Output = Result<T>> + Send + 'static,
+{
     let Span = span;
-    Box::pin(future)
+    boxed(make)
 }

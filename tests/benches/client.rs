@@ -16,104 +16,9 @@
 //! items and is compared per item. `cargo bench -p entity-tests --bench client`.
 
 use entity_client::{EmbeddedDynamo, Entity};
+use entity_tests::bench::raw::{self, event, Event};
 use entity_tests::bench::{alternating, median, quick};
 use std::time::Instant;
-
-#[derive(Entity, Debug, Clone, PartialEq)]
-#[entity(schema = "bench")]
-#[pk(account)]
-#[sk(seq)]
-struct Event {
-    account: String,
-    seq: u32,
-    kind: String,
-    amount: i64,
-    note: Option<String>,
-}
-
-fn event(account: &str, seq: u32) -> Event {
-    Event {
-        account: account.into(),
-        seq,
-        kind: if seq.is_multiple_of(2) {
-            "credit".into()
-        } else {
-            "debit".into()
-        },
-        amount: i64::from(seq) * 7 - 5000,
-        note: seq.is_multiple_of(3).then(|| format!("note {seq}")),
-    }
-}
-
-/// The hand-written loop: Query pages until LastEvaluatedKey is gone, each
-/// item decoded into an `Event` (what the client hands back too).
-async fn raw_query(sdk: &aws_sdk_dynamodb::Client, table: &str, pk: &str) -> usize {
-    use aws_sdk_dynamodb::types::AttributeValue;
-    let mut start = None;
-    let mut items = Vec::new();
-    loop {
-        let out = sdk
-            .query()
-            .table_name(table)
-            .key_condition_expression("#pk = :pk")
-            .expression_attribute_names("#pk", "pk")
-            .expression_attribute_values(":pk", AttributeValue::S(pk.to_owned()))
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("query");
-        for item in out.items.unwrap_or_default() {
-            items.push(Event::from_item(item).expect("event"));
-        }
-        match out.last_evaluated_key {
-            Some(key) => start = Some(key),
-            None => break,
-        }
-    }
-    items.len()
-}
-
-/// The hand-written batch loop: chunks of 25, `in_flight` at once, each
-/// resending its UnprocessedItems until none are left.
-async fn raw_batch_write(
-    sdk: &aws_sdk_dynamodb::Client,
-    table: &str,
-    events: &[Event],
-    in_flight: usize,
-) {
-    use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-    use futures::stream::{self, StreamExt};
-    let mut requests = events.iter().map(|event| {
-        let item = event.to_item().expect("item");
-        let put = PutRequest::builder()
-            .set_item(Some(item))
-            .build()
-            .expect("put");
-        WriteRequest::builder().put_request(put).build()
-    });
-    let chunks = std::iter::from_fn(|| {
-        let chunk: Vec<WriteRequest> = requests.by_ref().take(25).collect();
-        (!chunk.is_empty()).then_some(chunk)
-    });
-    stream::iter(chunks)
-        .map(|mut pending| async move {
-            while !pending.is_empty() {
-                let out = sdk
-                    .batch_write_item()
-                    .request_items(table, pending)
-                    .send()
-                    .await
-                    .expect("batch");
-                pending = out
-                    .unprocessed_items
-                    .and_then(|mut u| u.remove(table))
-                    .unwrap_or_default();
-            }
-        })
-        .buffer_unordered(in_flight)
-        .collect::<Vec<()>>()
-        .await;
-}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -129,7 +34,7 @@ async fn main() {
     let out = client.batch_write().put_all(&events).await.expect("seed");
     assert!(out.unprocessed.is_empty());
     let pk = Event::pk_of("acc-1");
-    let (ours, raw) = alternating(
+    let (query, raw_query) = alternating(
         rounds,
         async |_| {
             let t = Instant::now();
@@ -144,7 +49,7 @@ async fn main() {
         },
         async |_| {
             let t = Instant::now();
-            let count = raw_query(client.sdk(), client.table(), &pk).await;
+            let count = raw::query(client.sdk(), client.table(), &pk).await;
             let elapsed = t.elapsed();
             assert_eq!(count, n as usize);
             elapsed
@@ -168,7 +73,7 @@ async fn main() {
             } else {
                 let items: Vec<Event> = (0..n).map(|i| event(&format!("r-{round}"), i)).collect();
                 let t = Instant::now();
-                raw_batch_write(writer.sdk(), writer.table(), &items, in_flight).await;
+                raw::batch_write(writer.sdk(), writer.table(), &items, in_flight).await;
                 raw_batch.push(t.elapsed());
             }
         }
@@ -180,14 +85,7 @@ async fn main() {
             .collect();
         let t = Instant::now();
         for item in &items {
-            writer
-                .sdk()
-                .put_item()
-                .table_name(writer.table())
-                .set_item(Some(item.to_item().expect("item")))
-                .send()
-                .await
-                .expect("put");
+            raw::put(writer.sdk(), writer.table(), item).await;
         }
         sequential.push(t.elapsed());
     }
@@ -196,13 +94,13 @@ async fn main() {
     println!("== client vs raw SDK, same embedded server, {n} items, median of {rounds} alternating rounds ==");
     println!(
         "query all     client {:>9.1?} | raw pagination loop {:>9.1?}",
-        ours, raw
+        query, raw_query
     );
     println!(
         "write all     batch  {:>9.1?} | raw batch loop {:>9.1?} | sequential PutItem {:>9.1?} for {} items",
         batch, raw_batch, sequential, n / 4
     );
-    let query_ratio = ours.as_secs_f64() / raw.as_secs_f64();
+    let query_ratio = query.as_secs_f64() / raw_query.as_secs_f64();
     let batch_ratio = batch.as_secs_f64() / raw_batch.as_secs_f64();
     let write_ratio = 4.0 * sequential.as_secs_f64() / batch.as_secs_f64();
     let verdict = |ok: bool| {

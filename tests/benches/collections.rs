@@ -112,7 +112,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--test" || a == "--quick");
+    let quick = entity_tests::bench::quick();
     let rounds = if quick { 3 } else { 201 };
     let single: Vec<Item> = (0..1000)
         .map(|i| employee(i).to_item().expect("item"))

@@ -79,13 +79,13 @@ impl<E: Entity + Send + 'static> History<E> {
             futures::pin_mut!(items);
             items.try_next().await
         };
-        crate::trace::traced(span, latest).await
+        crate::trace::traced(span, || latest).await
     }
 
     /// The snapshot of version `version` (a GetItem).
     pub async fn version(self, version: u64) -> Result<Option<E>> {
         let span = self.span();
-        crate::trace::traced(span, self.snapshot(version)).await
+        crate::trace::traced(span, || self.snapshot(version)).await
     }
 
     /// The snapshots, newest first, outside any span.

@@ -253,12 +253,22 @@ macro_rules! conditional {
     ($($builder:ty),* $(,)?) => {$(
         impl Conditional for $builder {
             fn expressions(self, e: Expressions) -> Self {
+                // Most writes have no expression at all: the builder (a
+                // few hundred bytes, moved by every setter) is left as it
+                // is.
+                if e.condition.is_none() && e.names.is_none() && e.values.is_none() {
+                    return self;
+                }
+                // What a failed condition returns: nothing to ask for
+                // without one.
+                let on_failure = e
+                    .condition
+                    .is_some()
+                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
                 self.set_condition_expression(e.condition)
                     .set_expression_attribute_names(e.names)
                     .set_expression_attribute_values(e.values)
-                    .return_values_on_condition_check_failure(
-                        ReturnValuesOnConditionCheckFailure::AllOld,
-                    )
+                    .set_return_values_on_condition_check_failure(on_failure)
             }
         }
     )*};

@@ -44,11 +44,10 @@ pub(crate) trait Operation: Sized + Send + 'static {
 pub(crate) fn run<O: Operation>(operation: O) -> BoxFuture<'static, Result<O::Output>> {
     let span = operation.span();
     let table = operation.describe().table.to_owned();
-    let work = operation.execute();
-    trace::traced(
-        span,
-        async move { work.await.map_err(|e| e.in_table(&table)) },
-    )
+    trace::traced(span, move || {
+        let work = operation.execute();
+        async move { work.await.map_err(|e| e.in_table(&table)) }
+    })
 }
 
 /// `.await` and `explain()` on an [`Operation`]:

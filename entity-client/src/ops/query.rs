@@ -291,7 +291,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             let state = self.prepare().map(|state| state.first_only(filtered));
             Box::pin(paging::first(state))
         };
-        crate::trace::traced(span, one).await
+        crate::trace::traced(span, || one).await
     }
 
     /// Every item (up to the query's limit).
@@ -301,7 +301,7 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             true => Box::pin(sharded::all(self.prepare_sharded())),
             false => Box::pin(paging::all(self.prepare())),
         };
-        crate::trace::traced(span, all).await
+        crate::trace::traced(span, || all).await
     }
 }
 

@@ -227,7 +227,7 @@ impl<E: Entity + Send + 'static> Scan<E> {
             1 => Box::pin(paging::all(self.prepare(None))),
             _ => Box::pin(self.segment_items().try_collect()),
         };
-        crate::trace::traced(span, all).await
+        crate::trace::traced(span, || all).await
     }
 }
 

@@ -30,7 +30,7 @@ use aws_sdk_dynamodb::types::{
 use entity_core::{Entity, Item};
 
 /// What a write does to its item.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum Action {
     /// PutItem.
     Put { item: Item },
@@ -238,18 +238,23 @@ async fn single_call(
     write: SingleWrite,
     at_most_once: bool,
 ) -> Result<Option<Item>> {
+    // The SDK consumes what it sends: an attempt that may be followed by
+    // another sends a copy, the last one the write itself.
     let policy = client.inner.batch;
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        match single_attempt(client, &write, at_most_once).await {
-            Err(Attempt::Throttled(_)) if at_most_once && attempt < policy.max_attempts => {
-                tokio::time::sleep(policy.backoff(attempt)).await;
-            }
-            Err(Attempt::Throttled(e) | Attempt::Failed(e)) => return Err(e),
-            Ok(attributes) => return Ok(attributes),
+    let attempts = if at_most_once {
+        policy.max_attempts.max(1)
+    } else {
+        1
+    };
+    for attempt in 1..attempts {
+        match single_attempt(client, write.attempt_copy(), at_most_once).await {
+            Err(Attempt::Throttled(_)) => tokio::time::sleep(policy.backoff(attempt)).await,
+            other => return other.map_err(Attempt::into_error),
         }
     }
+    single_attempt(client, write, at_most_once)
+        .await
+        .map_err(Attempt::into_error)
 }
 
 /// Why one attempt failed: a throttle (nothing applied), or anything else.
@@ -258,11 +263,36 @@ enum Attempt {
     Failed(Error),
 }
 
+impl Attempt {
+    fn into_error(self) -> Error {
+        match self {
+            Attempt::Throttled(e) | Attempt::Failed(e) => e,
+        }
+    }
+}
+
+impl SingleWrite {
+    /// A copy of what a single-item call sends (which carries no
+    /// companions).
+    fn attempt_copy(&self) -> Self {
+        Self {
+            entity: self.entity,
+            action: self.action.clone(),
+            expressions: self.expressions.clone(),
+            idempotent: self.idempotent,
+            return_value: self.return_value.clone(),
+            companions: Vec::new(),
+            token: self.token.clone(),
+            identity: self.identity,
+        }
+    }
+}
+
 /// One request. Without the SDK's retries when `at_most_once`: a failure
 /// that might have been applied is `OutcomeUnknown`.
 async fn single_attempt(
     client: &Client,
-    write: &SingleWrite,
+    write: SingleWrite,
     at_most_once: bool,
 ) -> std::result::Result<Option<Item>, Attempt> {
     let sdk = &client.inner.sdk;
@@ -270,13 +300,15 @@ async fn single_attempt(
         .checked_table()
         .map_err(|e| Attempt::Failed(e.into()))?;
     let (operation, entity) = (write.operation(), write.entity);
-    let expressions = || write.expressions.clone();
+    // `NONE` is DynamoDB's default: not sent.
+    let return_value = Some(write.return_value).filter(|r| *r != ReturnValue::None);
+    let expressions = write.expressions;
     macro_rules! send {
         ($builder:expr) => {{
             let builder = $builder
                 .table_name(table)
-                .expressions(expressions())
-                .return_values(write.return_value.clone());
+                .expressions(expressions)
+                .set_return_values(return_value);
             let result = if at_most_once {
                 builder
                     .customize()
@@ -294,13 +326,13 @@ async fn single_attempt(
                 .map_err(|e| classify(operation, entity, e, at_most_once))
         }};
     }
-    match &write.action {
-        Action::Put { item } => send!(sdk.put_item().set_item(Some(item.clone()))),
+    match write.action {
+        Action::Put { item } => send!(sdk.put_item().set_item(Some(item))),
         Action::Update { key, expression } => send!(sdk
             .update_item()
-            .set_key(Some(key.clone()))
+            .set_key(Some(key))
             .update_expression(expression)),
-        Action::Delete { key } => send!(sdk.delete_item().set_key(Some(key.clone()))),
+        Action::Delete { key } => send!(sdk.delete_item().set_key(Some(key))),
     }
 }
 

@@ -278,8 +278,8 @@ impl TenantBatchWrite {
             return self;
         }
         Reads::<E>::enter(&self.tenant.scope);
-        let checked =
-            (self.tenant.check_key(&key)).and_then(|()| self.seen.insert(&id).map_err(Error::from));
+        let checked = (self.tenant.check_key(&key))
+            .and_then(|()| self.seen.insert(id.borrowed()).map_err(Error::from));
         if let Err(error) = checked {
             self.error = Some(error);
             return self;
@@ -335,7 +335,7 @@ impl TenantBatchWrite {
                 let entity = queued.entity;
                 self.tenant
                     .check_key(&queued.key)
-                    .and_then(|()| seen.insert(&queued.id).map_err(Error::from))
+                    .and_then(|()| seen.insert(queued.id.borrowed()).map_err(Error::from))
                     .map(|()| queued)
                     .map_err(|error| (entity, error))
             });

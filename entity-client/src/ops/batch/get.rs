@@ -1,6 +1,6 @@
 //! `batch_get`: any number of keys of one entity, read in chunks of 100.
 
-use super::{chunks, until_processed, with_batch_retries};
+use super::{chunks, until_processed};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
@@ -147,12 +147,10 @@ async fn get_chunk<E: Entity>(
                     sent.clone(),
                 )
             })?;
-        let request = client
-            .inner
-            .sdk
+        let mut output = client
+            .batch_sdk()
             .batch_get_item()
-            .request_items(table, request);
-        let mut output = with_batch_retries(request.customize(), &client.inner.batch)
+            .request_items(table, request)
             .send()
             .await
             // The SDK has retried under the batch policy: report it, keep

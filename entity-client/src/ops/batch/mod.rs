@@ -14,27 +14,14 @@
 //! batch that fails as a whole (DynamoDB throttles a batch whose every item
 //! is throttled with `ProvisionedThroughputExceededException`) is resent by
 //! the SDK, which keeps the serialized request, with its attempts and
-//! backoff set from the same policy for batch requests; what fails past
-//! them is reported by key.
+//! backoff set from the same policy for batch requests
+//! ([`Client::batch_sdk`](crate::Client)); what fails past them is reported
+//! by key.
 
 pub mod get;
 pub(crate) mod seen;
 pub mod write;
 mod write_chunk;
-
-/// The SDK's retries of one batch request, from the batch policy: a batch
-/// that fails as a whole (throttled, a server error) is resent by the SDK,
-/// which keeps the serialized request, so the batch needs no copy of it.
-pub(crate) fn with_batch_retries<T, E, B>(
-    operation: aws_sdk_dynamodb::client::customize::CustomizableOperation<T, E, B>,
-    policy: &BatchPolicy,
-) -> aws_sdk_dynamodb::client::customize::CustomizableOperation<T, E, B> {
-    let retry = aws_sdk_dynamodb::config::retry::RetryConfig::standard()
-        .with_max_attempts(policy.max_attempts.max(1))
-        .with_initial_backoff(policy.base_delay)
-        .with_max_backoff(policy.max_delay);
-    operation.config_override(aws_sdk_dynamodb::config::Builder::new().retry_config(retry))
-}
 
 use crate::error::Error;
 use crate::BatchPolicy;

@@ -2,13 +2,13 @@
 //! the builder's own requests or streamed from an iterator or a `Stream` of
 //! entities, converted as their chunk is built.
 
-use super::seen::SeenKeys;
+use super::seen::{KeyHasher, SeenKeys};
 use super::stream_chunks;
 pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 use super::write_chunk::{Chunks, Pending};
 use crate::error::{Error, Result, ValidationError};
-use crate::keys::KeyId;
-use crate::limits::{check_item, check_primary_key, BATCH_WRITE_CHUNK};
+use crate::keys::{KeyId, KeyRef};
+use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::managed::Mode;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
@@ -93,13 +93,20 @@ fn invalid(e: impl std::fmt::Display) -> Error {
 }
 
 /// A whole item's put, with its managed fields stamped as `put` stamps them
-/// (`created_at` kept as the entity holds it, or now when unset).
-fn put_request<E: WithoutUnique + WithoutVersion>(client: &Client, entity: &E) -> Result<Pending> {
-    let stamped = crate::ops::managed::stamp(client, entity, Mode::Replace)?;
-    let item = stamped.item;
-    check_item(E::MODEL, &item)?;
-    let key = KeyId::of_item(&E::MODEL.primary, &item)
-        .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
+/// (`created_at` kept as the entity holds it, or now when unset), and the
+/// hash of its table key.
+fn put_request<E: WithoutUnique + WithoutVersion>(
+    client: &Client,
+    hasher: &KeyHasher,
+    entity: &E,
+) -> Result<Pending> {
+    let item = crate::ops::managed::stamp(client, entity, Mode::Replace)?.item;
+    let key = match check_item_key(E::MODEL, &item)? {
+        Some(key) => hasher.hash(key),
+        // Only a hand-written `to_item` leaves the table key out: the key
+        // the entity composes stands for it.
+        None => hasher.hash(KeyId::of(&entity.primary_key()).borrowed()),
+    };
     let put = PutRequest::builder()
         .set_item(Some(item))
         .build()
@@ -113,20 +120,28 @@ fn put_request<E: WithoutUnique + WithoutVersion>(client: &Client, entity: &E) -
 
 impl<S: Scope> BatchWrite<S> {
     fn push<E: Entity>(mut self, request: Result<Pending>) -> Self {
+        self.add::<E>(request);
+        self
+    }
+
+    /// Adds a request built now, refusing a repeated key; the first error
+    /// is the batch's.
+    fn add<E: Entity>(&mut self, request: Result<Pending>) {
+        let primary = &E::MODEL.primary;
         let request = request.and_then(|pending| {
-            self.seen.insert(&pending.key)?;
+            let describe = || pending.describe_key(primary);
+            self.seen.insert_hash(pending.key, describe)?;
             Ok(pending)
         });
         match request {
             Ok(pending) => {
-                self.primary.get_or_insert(&E::MODEL.primary);
+                self.primary.get_or_insert(primary);
                 self.requests.push(pending);
             }
             Err(e) => {
                 self.error.get_or_insert(e);
             }
         }
-        self
     }
 
     /// Writes a whole item, with its generated ids and timestamps filled in
@@ -139,7 +154,7 @@ impl<S: Scope> BatchWrite<S> {
     where
         S: Reaches<E>,
     {
-        let request = put_request(&self.client, entity);
+        let request = put_request(&self.client, self.seen.hasher(), entity);
         self.push::<E>(request)
     }
 
@@ -147,15 +162,21 @@ impl<S: Scope> BatchWrite<S> {
     /// write, [`put_iter`](Self::put_iter) and
     /// [`put_stream`](Self::put_stream) keep memory bounded.
     pub fn put_all<'a, E: WithoutUnique + WithoutVersion + 'a>(
-        self,
+        mut self,
         entities: impl IntoIterator<Item = &'a E>,
     ) -> Self
     where
         S: Reaches<E>,
     {
-        entities
-            .into_iter()
-            .fold(self, |batch, entity| batch.put(entity))
+        let entities = entities.into_iter();
+        let (expected, _) = entities.size_hint();
+        self.requests.reserve(expected);
+        self.seen.reserve(expected);
+        for entity in entities {
+            let request = put_request(&self.client, self.seen.hasher(), entity);
+            self.add::<E>(request);
+        }
+        self
     }
 
     /// Writes the entities of an iterator, taken and converted as their
@@ -216,8 +237,9 @@ impl<S: Scope> BatchWrite<S> {
     {
         self.primary.get_or_insert(&E::MODEL.primary);
         let client = self.client.clone();
+        let hasher = self.seen.hasher().clone();
         let converted = entities.map(move |entity| {
-            put_request(&client, &entity).map_err(|error| (E::MODEL.name, error))
+            put_request(&client, &hasher, &entity).map_err(|error| (E::MODEL.name, error))
         });
         self.streams.push(converted.boxed());
         self
@@ -252,7 +274,7 @@ impl<S: Scope> BatchWrite<S> {
                 .build()
                 .map_err(invalid)?;
             Ok(Pending {
-                key: KeyId::of(&key),
+                key: self.seen.hasher().hash(KeyRef::of(&key)),
                 entity: E::MODEL.name,
                 request: WriteRequest::builder().delete_request(delete).build(),
             })
@@ -283,9 +305,12 @@ impl<S: Scope> BatchWrite<S> {
                 .enumerate()
                 .map(move |(position, streamed)| {
                     streamed
-                        .and_then(|pending| match seen.insert(&pending.key) {
-                            Ok(()) => Ok(pending),
-                            Err(repeat) => Err((pending.entity, repeat.into())),
+                        .and_then(|pending| {
+                            let describe = || pending.describe_key(primary);
+                            match seen.insert_hash(pending.key, describe) {
+                                Ok(()) => Ok(pending),
+                                Err(repeat) => Err((pending.entity, repeat.into())),
+                            }
                         })
                         .map_err(|(entity, error)| RefusedWrite {
                             position,

@@ -6,9 +6,8 @@
 //! keeps only the chunks in flight, never a map of every key.
 
 use super::until_processed;
-use super::with_batch_retries;
 use crate::error::{from_sdk, Error};
-use crate::keys::{KeyId, KeySet};
+use crate::keys::{KeyId, KeyRef};
 use crate::Client;
 use aws_sdk_dynamodb::types::WriteRequest;
 use entity_core::{IndexModel, Item};
@@ -87,11 +86,21 @@ impl BatchWriteOutput {
 
 /// A write ready to send.
 pub(super) struct Pending {
-    /// The table key it names.
-    pub key: KeyId,
+    /// The hash of the table key it names (the batch's
+    /// [`KeyHasher`](super::seen::KeyHasher)).
+    pub key: u64,
     /// The entity that named it.
     pub entity: &'static str,
     pub request: WriteRequest,
+}
+
+impl Pending {
+    /// The table key it names, for a message.
+    pub(super) fn describe_key(&self, primary: &IndexModel) -> String {
+        request_item(&self.request)
+            .and_then(|item| KeyRef::of_item(primary, item))
+            .map_or_else(|| "(no table key)".to_owned(), |key| key.to_string())
+    }
 }
 
 /// What every chunk of one batch write shares.
@@ -102,40 +111,103 @@ pub(super) struct Chunks<'a> {
     pub primary: &'static IndexModel,
 }
 
-/// The entities that named a chunk's keys.
-struct Named<'a> {
+/// The table keys of a chunk's requests and the entities that named them,
+/// copied into one buffer before the first request: the SDK consumes what
+/// it sends, and a request that fails as a whole reports its keys.
+struct Named {
     primary: &'static IndexModel,
-    entities: &'a KeySet<&'static str>,
+    /// Every key's values, one after another.
+    text: String,
+    /// Per request, in order: its key's place in `text` and its entity;
+    /// `None` for a request without a readable key.
+    keys: Vec<Option<NamedKey>>,
 }
 
-impl Named<'_> {
-    fn key_of(&self, request: &WriteRequest) -> Option<KeyId> {
-        request_item(request).and_then(|item| KeyId::of_item(self.primary, item))
+/// Where one key's values lie in [`Named::text`], and its entity.
+#[derive(Clone, Copy)]
+struct NamedKey {
+    start: usize,
+    pk_end: usize,
+    /// Where the sort key ends (it starts at `pk_end`), on a table with one.
+    sk_end: Option<usize>,
+    entity: &'static str,
+}
+
+impl Named {
+    fn new(primary: &'static IndexModel, requests: usize) -> Self {
+        Self {
+            primary,
+            text: String::new(),
+            keys: Vec::with_capacity(requests),
+        }
     }
 
-    fn entity(&self, key: Option<&KeyId>) -> &'static str {
-        key.and_then(|key| self.entities.get(key).copied())
-            .unwrap_or("unknown")
+    /// Copies the key of the next request.
+    fn add(&mut self, entity: &'static str, request: &WriteRequest) {
+        let key = request_item(request).and_then(|item| KeyRef::of_item(self.primary, item));
+        let named = key.map(|key| {
+            let (pk, sk) = key.values();
+            let start = self.text.len();
+            self.text.push_str(pk);
+            let pk_end = self.text.len();
+            let sk_end = sk.map(|sk| {
+                self.text.push_str(sk);
+                self.text.len()
+            });
+            NamedKey {
+                start,
+                pk_end,
+                sk_end,
+                entity,
+            }
+        });
+        self.keys.push(named);
     }
 
+    /// Every key, with its entity.
+    fn all(&self) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
+        self.keys.iter().flatten().map(|named| {
+            let pk = &self.text[named.start..named.pk_end];
+            let sk = named.sk_end.map(|end| &self.text[named.pk_end..end]);
+            (KeyRef::new(pk, sk), named.entity)
+        })
+    }
+
+    /// The entity that named `key`.
+    fn entity(&self, key: KeyRef<'_>) -> &'static str {
+        self.all()
+            .find(|(named, _)| *named == key)
+            .map_or("unknown", |(_, entity)| entity)
+    }
+
+    /// A request the server handed back unprocessed.
     fn unprocessed(&self, request: WriteRequest) -> UnprocessedWrite {
-        let key = self.key_of(&request);
+        let key = request_item(&request).and_then(|item| KeyRef::of_item(self.primary, item));
         UnprocessedWrite {
-            entity: self.entity(key.as_ref()),
+            entity: key.map_or("unknown", |key| self.entity(key)),
             key: key
-                .map(|key| key.into_item(self.primary))
+                .map(|key| key.into_id().into_item(self.primary))
                 .unwrap_or_default(),
             request: Some(request),
         }
     }
 
-    fn failed(&self, key: KeyId) -> UnprocessedWrite {
+    /// The write of a request that failed as a whole.
+    fn failed(&self, key: KeyRef<'_>, entity: &'static str) -> UnprocessedWrite {
         UnprocessedWrite {
-            entity: self.entity(Some(&key)),
-            key: key.into_item(self.primary),
+            entity,
+            key: key.into_id().into_item(self.primary),
             request: None,
         }
     }
+}
+
+/// The keys of the requests one attempt sends: the whole chunk's on the
+/// first attempt (copied once, in [`Named`]), or copies of the ones the
+/// server handed back.
+enum Sent {
+    All,
+    These(Vec<(KeyId, &'static str)>),
 }
 
 impl Chunks<'_> {
@@ -143,49 +215,50 @@ impl Chunks<'_> {
     /// attempts run out.
     pub(super) async fn write(self, chunk: Vec<Pending>) -> BatchWriteOutput {
         let total = chunk.len();
-        let mut entities = KeySet::default();
+        let mut named = Named::new(self.primary, total);
         let mut requests = Vec::with_capacity(total);
         for Pending {
-            key,
-            entity,
-            request,
+            entity, request, ..
         } in chunk
         {
-            // The batch refused repeats before cutting chunks.
-            let _ = entities.insert(key, entity);
+            named.add(entity, &request);
             requests.push(request);
         }
-        let named = Named {
-            primary: self.primary,
-            entities: &entities,
-        };
+        let named = &named;
         let policy = self.client.inner.batch;
-        let outcome = until_processed(policy, requests, |requests, _| {
+        let outcome = until_processed(policy, requests, |requests: Vec<WriteRequest>, attempt| {
             // The SDK consumes its input and the batch keeps no copy: what a
             // request that fails as a whole reports is its keys, read first.
             // (The SDK resends such a request itself, under the batch
-            // policy: `with_batch_retries`.)
-            let sent: Vec<KeyId> = requests.iter().filter_map(|r| named.key_of(r)).collect();
-            let entity = match sent.first() {
-                Some(key) => named.entity(Some(key)),
-                None => "batch",
+            // policy: `Client::batch_sdk`.)
+            let sent = match attempt {
+                1 => Sent::All,
+                _ => Sent::These(
+                    requests
+                        .iter()
+                        .filter_map(request_item)
+                        .filter_map(|item| KeyRef::of_item(self.primary, item))
+                        .map(|key| (key.into_id(), named.entity(key)))
+                        .collect(),
+                ),
+            };
+            let entity = match &sent {
+                Sent::All => named.all().next().map(|(_, entity)| entity),
+                Sent::These(keys) => keys.first().map(|(_, entity)| *entity),
             };
             let request = self
                 .client
-                .inner
-                .sdk
+                .batch_sdk()
                 .batch_write_item()
                 .request_items(self.table, requests);
             async move {
-                let output = with_batch_retries(request.customize(), &policy)
-                    .send()
-                    .await
-                    .map_err(|e| {
-                        (
-                            from_sdk("BatchWriteItem", entity, e).in_table(self.table),
-                            sent,
-                        )
-                    })?;
+                let output = request.send().await.map_err(|e| {
+                    (
+                        from_sdk("BatchWriteItem", entity.unwrap_or("batch"), e)
+                            .in_table(self.table),
+                        sent,
+                    )
+                })?;
                 let unprocessed = output
                     .unprocessed_items
                     .and_then(|mut u| u.remove(self.table))
@@ -198,11 +271,17 @@ impl Chunks<'_> {
         for request in outcome.unprocessed {
             output.unprocessed.push(named.unprocessed(request));
         }
-        if let Some((error, keys)) = outcome.failed {
+        if let Some((error, sent)) = outcome.failed {
             output.errors.push(error);
-            output
-                .unprocessed
-                .extend(keys.into_iter().map(|key| named.failed(key)));
+            match sent {
+                Sent::All => output
+                    .unprocessed
+                    .extend(named.all().map(|(key, entity)| named.failed(key, entity))),
+                Sent::These(keys) => output.unprocessed.extend(
+                    keys.iter()
+                        .map(|(key, entity)| named.failed(key.borrowed(), entity)),
+                ),
+            }
         }
         output.written = total.saturating_sub(output.unprocessed.len());
         output
