@@ -1,12 +1,12 @@
 //! Table drift: the live table against the design its entities need
 //! (`check_table`), and adding what is missing (`sync_table`).
 
-use super::table::{build_error, enable_ttl, schema, wait_until_active, TableDesign};
+use super::table::{build_error, enable_ttl, live_ttl, schema, wait_until_active, TableDesign};
 use crate::error::{from_sdk, Result, ValidationError};
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
-    KeySchemaElement, KeyType, Projection, ProjectionType, TableDescription, TimeToLiveStatus,
+    KeySchemaElement, KeyType, Projection, ProjectionType, TableDescription,
 };
 use entity_core::EntityModel;
 use std::collections::BTreeMap;
@@ -305,22 +305,7 @@ impl Client {
                 return Err(from_sdk("DescribeTable", "table", error));
             }
         };
-        let ttl = self
-            .inner
-            .sdk
-            .describe_time_to_live()
-            .table_name(table)
-            .send()
-            .await
-            .map_err(|e| from_sdk("DescribeTimeToLive", "table", e))?
-            .time_to_live_description
-            .filter(|d| {
-                matches!(
-                    d.time_to_live_status(),
-                    Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
-                )
-            })
-            .and_then(|d| d.attribute_name);
+        let ttl = live_ttl(self).await?;
         Ok(compare(&design, &description, ttl))
     }
 

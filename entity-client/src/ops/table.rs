@@ -419,35 +419,42 @@ impl CreateTable {
     }
 }
 
+/// The attribute TTL is enabled (or being enabled) on, if any.
+pub(crate) async fn live_ttl(client: &Client) -> Result<Option<String>> {
+    let current = client
+        .inner
+        .sdk
+        .describe_time_to_live()
+        .table_name(client.checked_table()?)
+        .send()
+        .await
+        .map_err(|e| from_sdk("DescribeTimeToLive", "table", e))?;
+    Ok(current
+        .time_to_live_description
+        .filter(|d| {
+            matches!(
+                d.time_to_live_status(),
+                Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
+            )
+        })
+        .and_then(|d| d.attribute_name))
+}
+
 /// Enables TTL on `attribute` (once the table is active, as DynamoDB
 /// requires), unless it is already enabled or enabling there: an existing
 /// table (`if_not_exists`) keeps its setting. TTL on another attribute is
 /// a design the entities cannot work with.
 pub(crate) async fn enable_ttl(client: &Client, attribute: &str) -> Result<()> {
     let table = client.checked_table()?;
-    let current = client
-        .inner
-        .sdk
-        .describe_time_to_live()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|e| from_sdk("DescribeTimeToLive", "table", e))?;
-    if let Some(description) = current.time_to_live_description() {
-        let on = matches!(
-            description.time_to_live_status(),
-            Some(TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling)
-        );
-        match description.attribute_name() {
-            Some(name) if on && name == attribute => return Ok(()),
-            Some(name) if on => {
-                return Err(ValidationError::TableDesign(format!(
-                    "table {table} has TTL on attribute {name}, and the entities keep their time to live in {attribute}"
-                ))
-                .into())
-            }
-            _ => {}
+    match live_ttl(client).await? {
+        Some(name) if name == attribute => return Ok(()),
+        Some(name) => {
+            return Err(ValidationError::TableDesign(format!(
+                "table {table} has TTL on attribute {name}, and the entities keep their time to live in {attribute}"
+            ))
+            .into())
         }
+        None => {}
     }
     let specification = TimeToLiveSpecification::builder()
         .enabled(true)
