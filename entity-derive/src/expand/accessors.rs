@@ -99,7 +99,6 @@ fn queries_struct(entity: &Entity) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
         impl<INDEX, const STAGE: usize> #queries<INDEX, STAGE> #bounds {
             /// Largest sort key first.
             pub fn descending(self) -> Self { Self { q: self.q.ascending(false) } }

@@ -81,6 +81,7 @@ pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
         // assert, as `derive(Clone)` would.
         #[automatically_derived]
         impl ::core::clone::Clone for #fields_ty {
+            #[inline]
             fn clone(&self) -> Self {
                 *self
             }
@@ -96,6 +97,7 @@ pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
     };
     let fns = quote! {
         #[doc = #doc_fields]
+        #[inline]
         pub const fn fields() -> #fields_ty {
             #fields_ty { #(#inits,)* }
         }

@@ -47,6 +47,7 @@ fn to_item(entity: &Entity) -> TokenStream {
     let (keys, key_count) = put_keys(entity);
     let capacity = entity.fields.len() + key_count + 2;
     quote! {
+        #[inline]
         fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
             let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
             #tuple
@@ -163,6 +164,7 @@ fn from_item(entity: &Entity) -> TokenStream {
         }
     };
     quote! {
+        #[inline]
         fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
             #checks
             #read
@@ -203,6 +205,7 @@ fn key_fields(entity: &Entity) -> TokenStream {
             .map(|c| &entity.fields[c.field].attribute);
         let parse = super::key_names(&entity.primary, "pk").parse;
         return quote! {
+            #[inline]
             fn key_fields(key: &#krate::PrimaryKey<Self>) -> #krate::Item {
                 #krate::__private::key_item(&[#(#attributes),*], Self::#parse(&key.pk))
             }
@@ -213,6 +216,7 @@ fn key_fields(entity: &Entity) -> TokenStream {
         .keys()
         .map(|(which, key)| key_fields_of(entity, which, key));
     quote! {
+        #[inline]
         fn key_fields(key: &#krate::PrimaryKey<Self>) -> #krate::Item {
             #[allow(unused_mut)]
             let mut __entity_item = #krate::Item::new();
@@ -300,6 +304,7 @@ fn primary_key(entity: &Entity) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     quote! {
+        #[inline]
         fn primary_key(&self) -> #krate::PrimaryKey<Self> {
             #krate::PrimaryKey::new(#pk_attribute, self.pk(), #sk)
         }

@@ -26,7 +26,6 @@ pub fn expand(entity: &Entity, more: TokenStream) -> TokenStream {
     let primary_key = primary_key_fn(entity);
     let bounds = super::key_bounds(entity);
     quote! {
-        #[automatically_derived]
         // A key of many composites takes as many arguments.
         #[allow(clippy::too_many_arguments)]
         impl #ident #bounds {
@@ -267,6 +266,7 @@ fn key_methods(entity: &Entity, index: &Index, which: &str, key: &Key) -> TokenS
         #parse_fn
 
         #[doc = #doc_guard]
+        #[inline]
         pub fn #guard(key: &str) -> bool {
             Self::#parse(key).is_ok()
         }
@@ -391,6 +391,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
         };
         return quote! {
             #[doc = #doc_parse]
+            #[inline]
             pub fn #parse(key: &str) -> #krate::KeyResult<(#(#types,)*)> {
                 #call
             }
@@ -403,6 +404,7 @@ fn parse_fn(entity: &Entity, index: &Index, which: &str, key: &Key, parse: &Iden
     });
     quote! {
         #[doc = #doc_parse]
+        #[inline]
         pub fn #parse(key: &str) -> ::core::result::Result<(#(#types,)*), #krate::KeyError> {
             let mut __entity_reader = #krate::KeyReader::new(#entity_name, #which_text, key);
             #(#reads)*

@@ -30,7 +30,6 @@ pub fn composite_impl(
     if k == 0 {
         let methods = methods(&TokenStream::new());
         return quote! {
-            #[automatically_derived]
             impl #stage<0> #bounds {
                 #methods
             }
@@ -41,7 +40,6 @@ pub fn composite_impl(
     quote! {
         #order
 
-        #[automatically_derived]
         impl<const STAGE: usize> #stage<STAGE> #bounds {
             #methods
         }

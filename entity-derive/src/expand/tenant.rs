@@ -50,7 +50,6 @@ pub fn expand(entity: &Entity) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
         #[allow(clippy::too_many_arguments)]
         impl #ident #bounds {
             #free

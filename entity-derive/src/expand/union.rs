@@ -249,7 +249,6 @@ fn api(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
     quote! {
         #grouped_struct
 
-        #[automatically_derived]
         impl #ident {
             #query
         }
