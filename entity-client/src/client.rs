@@ -95,6 +95,9 @@ pub(crate) struct Inner {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) exactly_once: bool,
     pub(crate) engine: crate::Engine,
+    /// What the engine can do: the engine's declared profile, or what
+    /// [`Client::probe`] found.
+    pub(crate) capabilities: crate::Capabilities,
     /// Request statistics, when [`Client::with_stats`] turned them on
     /// (a `stats::Stats`).
     pub(crate) stats: Option<Arc<dyn Extension>>,
@@ -196,6 +199,7 @@ impl Client {
                 clock: Arc::new(SystemClock),
                 exactly_once: true,
                 engine: crate::Engine::default(),
+                capabilities: crate::Engine::default().capabilities(),
                 stats: None,
                 tenant: None,
                 tenants: Default::default(),
@@ -245,11 +249,20 @@ impl Client {
     }
 
     /// Declares the engine behind the endpoint: what it lacks is refused
-    /// before sending (`Error::Unsupported`) or degrades as documented on
+    /// before sending (`Error::Unsupported`), as documented on
     /// [`Capabilities`](crate::Capabilities). DynamoDB unless set;
     /// `EmbeddedDynamo::client` sets dynoxide.
     pub fn with_engine(self, engine: crate::Engine) -> Self {
-        self.map_inner(|inner| inner.engine = engine)
+        self.map_inner(|inner| {
+            inner.engine = engine;
+            inner.capabilities = engine.capabilities();
+        })
+    }
+
+    /// Sets what the engine can do, keeping its name: most often what
+    /// [`Client::probe`] detected (`client.with_capabilities(probe.capabilities)`).
+    pub fn with_capabilities(self, capabilities: crate::Capabilities) -> Self {
+        self.map_inner(|inner| inner.capabilities = capabilities)
     }
 
     /// Refuses `feature` when the engine lacks it.
@@ -260,7 +273,7 @@ impl Client {
         reason: &'static str,
     ) -> Result<(), crate::Error> {
         let engine = self.inner.engine;
-        if supported(engine.capabilities()) {
+        if supported(self.inner.capabilities) {
             return Ok(());
         }
         Err(crate::Error::Unsupported {
@@ -299,6 +312,12 @@ impl<S: Scope> Client<S> {
     /// The engine the client was told it talks to.
     pub fn engine(&self) -> crate::Engine {
         self.inner.engine
+    }
+
+    /// What the client holds the engine able to do
+    /// ([`Client::with_engine`], [`Client::with_capabilities`]).
+    pub fn capabilities(&self) -> crate::Capabilities {
+        self.inner.capabilities
     }
 
     /// The SDK client, for anything this crate does not cover.

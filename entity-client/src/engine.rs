@@ -21,6 +21,9 @@ pub enum Engine {
     Dynoxide,
     /// ScyllaDB Alternator.
     Alternator,
+    /// The moto server (`moto_server`), a mock of AWS for tests: it
+    /// accepts client request tokens and ignores them.
+    Moto,
 }
 
 impl Engine {
@@ -29,11 +32,21 @@ impl Engine {
         match self {
             Engine::DynamoDb | Engine::DynamoDbLocal | Engine::Dynoxide => Capabilities {
                 transactions: true,
+                client_request_tokens: true,
                 multi_attribute_keys: true,
+                ttl: true,
             },
             Engine::Alternator => Capabilities {
                 transactions: false,
+                client_request_tokens: false,
                 multi_attribute_keys: false,
+                ttl: true,
+            },
+            Engine::Moto => Capabilities {
+                transactions: true,
+                client_request_tokens: false,
+                multi_attribute_keys: false,
+                ttl: true,
             },
         }
     }
@@ -46,16 +59,24 @@ impl fmt::Display for Engine {
             Engine::DynamoDbLocal => "DynamoDB Local",
             Engine::Dynoxide => "dynoxide",
             Engine::Alternator => "ScyllaDB Alternator",
+            Engine::Moto => "moto",
         })
     }
 }
 
-/// The features that differ between engines.
+/// The features that differ between engines: declared by
+/// [`Engine::capabilities`], or detected on the live endpoint by
+/// [`Client::probe`](crate::Client::probe).
 ///
 /// Without transactions: `transact_write` and writes that need one (unique
-/// constraints, history snapshots) are refused; exactly-once routing
-/// degrades to single-item calls, which a lost response can repeat (as
-/// [`Client::with_exactly_once(false)`](crate::Client::with_exactly_once)).
+/// constraints, history snapshots) are refused. Without transactions or
+/// without honoured client request tokens, exactly-once writes cannot be
+/// kept: a write that needs one (a create, a conditional or versioned
+/// write, an `add`, a `remove`, a caller's idempotency token) is refused
+/// with [`Error::Unsupported`](crate::Error::Unsupported), never silently
+/// sent as a call a lost response can repeat; a client that accepts that
+/// says so with
+/// [`Client::with_exactly_once(false)`](crate::Client::with_exactly_once).
 /// Without multi-attribute keys: `create_table` refuses a multi-attribute
 /// GSI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +84,20 @@ impl fmt::Display for Engine {
 pub struct Capabilities {
     /// `TransactWriteItems` and `TransactGetItems`.
     pub transactions: bool,
+    /// A `TransactWriteItems` resent with the same `ClientRequestToken`
+    /// within ten minutes succeeds without applying again: what
+    /// exactly-once writes stand on.
+    pub client_request_tokens: bool,
     /// GSIs keyed on several attributes.
     pub multi_attribute_keys: bool,
+    /// `UpdateTimeToLive` / `DescribeTimeToLive`.
+    pub ttl: bool,
+}
+
+impl Capabilities {
+    /// Whether writes can be applied exactly once: transactions whose
+    /// client request tokens are honoured.
+    pub const fn exactly_once(self) -> bool {
+        self.transactions && self.client_request_tokens
+    }
 }

@@ -127,6 +127,7 @@ pub use ops::migrate::{
     SegmentCheckpoint, UnreadableItem,
 };
 pub use ops::paging::Page;
+pub use ops::probe::{Outcome, Probe, ProbeCheck};
 pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};

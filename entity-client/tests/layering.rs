@@ -69,6 +69,7 @@ const LAYERS: &[(&str, usize)] = &[
     // design), design documents, statistics, streams, the embedded server.
     ("ops/migrate/", 6),
     ("ops/drift.rs", 6),
+    ("ops/probe.rs", 6),
     ("tenancy/", 6),
     ("design/", 6),
     ("stats/", 6),

@@ -1,7 +1,7 @@
 //! The engine profile: a client told it talks to an engine without
 //! transactions or multi-attribute keys refuses what needs them before
-//! sending, with a typed error, and degrades exactly-once writes to
-//! single-item calls.
+//! sending, with a typed error, and refuses exactly-once writes it cannot
+//! keep until the client accepts single-item calls.
 
 mod common;
 
@@ -114,11 +114,25 @@ async fn without_transactions_what_needs_one_is_refused_before_sending() {
 }
 
 #[tokio::test]
-async fn without_transactions_exactly_once_degrades_to_single_item_calls() {
+async fn without_transactions_exactly_once_is_refused_until_turned_off() {
     let t = table(&[Order::MODEL]).await;
     let (client, recorder) = recording(&t.client);
     let client = client.with_engine(Engine::Alternator);
 
+    let err = client.create(&order("o1")).await.unwrap_err();
+    assert_eq!(unsupported(&err), "exactly-once writes");
+    assert!(err.to_string().contains("with_exactly_once(false)"), "{err}");
+    let err = client
+        .update(Order::key("u1", "2024-01-15", "o1"))
+        .add(Order::fields().total_cents, 5i64)
+        .await
+        .unwrap_err();
+    assert_eq!(unsupported(&err), "exactly-once writes");
+    assert!(recorder.sent("PutItem").is_empty(), "nothing was sent");
+    assert!(recorder.sent("UpdateItem").is_empty(), "nothing was sent");
+
+    // Accepting at-least-once sends single-item calls.
+    let client = client.with_exactly_once(false);
     client.create(&order("o1")).await.unwrap();
     client
         .update(Order::key("u1", "2024-01-15", "o1"))

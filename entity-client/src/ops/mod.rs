@@ -16,6 +16,7 @@ pub(crate) mod managed;
 pub mod migrate;
 pub(crate) mod operation;
 pub mod paging;
+pub mod probe;
 pub mod query;
 pub(crate) mod render;
 pub(crate) mod rmw;

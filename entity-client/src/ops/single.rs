@@ -191,18 +191,34 @@ fn route(client: &Client, write: &SingleWrite) -> Result<Route> {
         ReturnValue::AllOld | ReturnValue::UpdatedOld
     );
     let idempotent = write.idempotent && !returns_old;
-    let transactions = client.inner.engine.capabilities().transactions;
-    if !transactions && (!write.companions.is_empty() || write.token.is_some()) {
+    let transaction = !write.companions.is_empty() || write.token.is_some();
+    if transaction {
         client.require(
             |c| c.transactions,
             "TransactWriteItems",
             "unique constraints, history snapshots and idempotency tokens are written in a transaction",
         )?;
     }
-    Ok(if !write.companions.is_empty() || write.token.is_some() {
+    if write.token.is_some() {
+        client.require(
+            |c| c.client_request_tokens,
+            "idempotency tokens",
+            "the engine ignores client request tokens, so a write resent with its token would apply again",
+        )?;
+    }
+    // Exactly-once is never silently downgraded: on an engine that cannot
+    // keep it, a write that relies on it is refused until the client
+    // accepts at-least-once.
+    if client.inner.exactly_once && (transaction || (!idempotent && !returns)) {
+        client.require(
+            |c| c.exactly_once(),
+            "exactly-once writes",
+            "they need transactions with honoured client request tokens; `with_exactly_once(false)` accepts that a write whose response is lost can apply twice",
+        )?;
+    }
+    Ok(if transaction {
         Route::Transaction
-    } else if idempotent || !client.inner.exactly_once || !transactions {
-        // Without transactions, exactly-once degrades to single-item calls.
+    } else if idempotent || !client.inner.exactly_once {
         Route::Plain
     } else if returns {
         Route::AtMostOnce

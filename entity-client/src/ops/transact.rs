@@ -479,6 +479,13 @@ impl<S: Scope> TransactWrite<S> {
             "TransactWriteItems",
             "a write transaction",
         )?;
+        if self.client.inner.exactly_once {
+            self.client.require(
+                |c| c.client_request_tokens,
+                "exactly-once writes",
+                "a transaction is resent with its client request token, which the engine ignores; `with_exactly_once(false)` accepts that a transaction whose response is lost can apply twice",
+            )?;
+        }
         if let Some(token) = &self.token {
             check_idempotency_token(token)?;
         }
