@@ -3,8 +3,11 @@
 //! talks to it exactly as it talks to AWS.
 
 use crate::client::{local_sdk_client, Client};
+use crate::faults::{FaultProxy, Faults};
+use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
 use aws_sdk_dynamodb::config::Intercept;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// A running embedded server. It runs as long as this value, or any client
@@ -34,6 +37,9 @@ pub struct EmbeddedDynamo {
 #[derive(Debug)]
 struct Running {
     shutdown: Mutex<Option<oneshot::Sender<()>>>,
+    /// The fault proxy in front of the server, and the retry quota its
+    /// clients share (a server started with faults).
+    faulty: Option<(FaultProxy, RetryPartition)>,
 }
 
 impl Drop for Running {
@@ -64,29 +70,49 @@ impl EmbeddedDynamo {
     /// Starts a fresh, empty server on a free loopback port. Needs a Tokio
     /// runtime.
     pub async fn start() -> Result<Self, EmbeddedError> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|e| EmbeddedError(e.to_string()))?;
-        let address = listener
-            .local_addr()
-            .map_err(|e| EmbeddedError(e.to_string()))?;
-        let database = dynoxide::Database::memory().map_err(|e| EmbeddedError(e.to_string()))?;
-        let (shutdown, stopped) = oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let stop = async move {
-                let _ = stopped.await;
-            };
-            let _ = dynoxide::server::serve_with_shutdown(listener, database, stop).await;
-        });
-        Ok(Self {
-            endpoint: format!("http://{address}"),
-            running: Arc::new(Running {
-                shutdown: Mutex::new(Some(shutdown)),
-            }),
-        })
+        let (endpoint, shutdown) = serve().await?;
+        Ok(Self::running(endpoint, shutdown, None))
     }
 
-    /// The server's URL (`http://127.0.0.1:<port>`).
+    /// Starts a fresh, empty server behind a [`FaultProxy`], and returns it
+    /// with the proxy's [`Faults`]: its endpoint is the proxy's, so every
+    /// client made from it meets the faults a test chooses. See the
+    /// [testing guide](crate::guide::testing#faults-on-demand).
+    ///
+    /// Its SDK clients retry as the SDK does by default (3 attempts), but
+    /// back off for milliseconds rather than up to seconds, and share a
+    /// retry quota of this server's, so a test's throttles do not drain
+    /// the quota of the process.
+    pub async fn start_with_faults() -> Result<(Self, Faults), EmbeddedError> {
+        let (endpoint, shutdown) = serve().await?;
+        // On an error the shutdown sender is dropped, which stops the server.
+        let proxy = FaultProxy::start(&endpoint)
+            .await
+            .map_err(|e| EmbeddedError(e.to_string()))?;
+        let faults = proxy.faults().clone();
+        let quota = RetryPartition::custom(format!("entity-client-embedded-{}", proxy.endpoint()))
+            .token_bucket(TokenBucket::default())
+            .build();
+        let endpoint = proxy.endpoint().to_owned();
+        let server = Self::running(endpoint, shutdown, Some((proxy, quota)));
+        Ok((server, faults))
+    }
+
+    fn running(
+        endpoint: String,
+        shutdown: oneshot::Sender<()>,
+        faulty: Option<(FaultProxy, RetryPartition)>,
+    ) -> Self {
+        Self {
+            endpoint,
+            running: Arc::new(Running {
+                shutdown: Mutex::new(Some(shutdown)),
+                faulty,
+            }),
+        }
+    }
+    /// The server's URL (`http://127.0.0.1:<port>`): its fault proxy's
+    /// when it was started with faults.
     pub fn endpoint(&self) -> &str {
         &self.endpoint
     }
@@ -95,8 +121,14 @@ impl EmbeddedDynamo {
     pub fn sdk_client(&self) -> aws_sdk_dynamodb::Client {
         let sdk = local_sdk_client(&self.endpoint);
         let keep = KeepRunning(self.running.clone());
-        let config = sdk.config().to_builder().interceptor(keep).build();
-        aws_sdk_dynamodb::Client::from_conf(config)
+        let mut config = sdk.config().to_builder().interceptor(keep);
+        if let Some((_, quota)) = &self.running.faulty {
+            let quick = RetryConfig::standard()
+                .with_initial_backoff(Duration::from_millis(1))
+                .with_max_backoff(Duration::from_millis(20));
+            config = config.retry_config(quick).retry_partition(quota.clone());
+        }
+        aws_sdk_dynamodb::Client::from_conf(config.build())
     }
 
     /// A client for `table` on this server; it (and every client made
@@ -104,4 +136,24 @@ impl EmbeddedDynamo {
     pub fn client(&self, table: impl Into<String>) -> Client {
         Client::new(self.sdk_client(), table).with_engine(crate::Engine::Dynoxide)
     }
+}
+
+/// Starts dynoxide on SQLite in memory on a free `127.0.0.1` port: its URL,
+/// and the sender that stops it (when sent to, or dropped).
+async fn serve() -> Result<(String, oneshot::Sender<()>), EmbeddedError> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| EmbeddedError(e.to_string()))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| EmbeddedError(e.to_string()))?;
+    let database = dynoxide::Database::memory().map_err(|e| EmbeddedError(e.to_string()))?;
+    let (shutdown, stopped) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let stop = async move {
+            let _ = stopped.await;
+        };
+        let _ = dynoxide::server::serve_with_shutdown(listener, database, stop).await;
+    });
+    Ok((format!("http://{address}"), shutdown))
 }

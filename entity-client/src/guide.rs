@@ -45,7 +45,7 @@
 //!
 //! * [`diagnostics`]: hot-partition statistics, tracing spans, `explain()`.
 //! * [`testing`]: the embedded server in your tests, a table per test,
-//!   DynamoDB Local.
+//!   faults on demand, cost budgets, DynamoDB Local.
 //! * [`recipes`]: one-to-many, many-to-many, uniqueness, time series.
 //! * [`compile_errors`]: every error the derives emit, with its fix.
 //! * [`benchmarks`]: run time, integrity costs and compile time, measured.

@@ -78,7 +78,7 @@
 //! |---|---|
 //! | `default-https-client` (default) | the SDK's default HTTPS client, which [`local_sdk_client`] and `aws-config` clients use; off, you give the SDK client an HTTP client of your own |
 //! | `behavior-version-latest` (default) | SDK configs default to the latest behavior version |
-//! | `embedded` | [`EmbeddedDynamo`]: an in-process DynamoDB-compatible server (dynoxide, SQLite in memory) on `127.0.0.1`, for tests and examples; adds tokio's `net` |
+//! | `embedded` | [`EmbeddedDynamo`]: an in-process DynamoDB-compatible server (dynoxide, SQLite in memory) on `127.0.0.1`, for tests and examples, and [`faults`]: throttling, server errors, dropped connections, partial batches and delays on demand; adds tokio's `net` |
 //! | `chrono` | `chrono::DateTime<Utc>` as key composites, attributes and managed timestamps |
 //! | `time` | `time::OffsetDateTime` likewise |
 //! | `tracing` | a `tracing` span per operation with its cost: requests, retries, capacity, items |
@@ -97,6 +97,9 @@ pub mod design;
 mod embedded;
 mod engine;
 mod error;
+#[cfg(feature = "embedded")]
+#[cfg_attr(docsrs, doc(cfg(feature = "embedded")))]
+pub mod faults;
 pub mod guide;
 mod keys;
 pub mod limits;

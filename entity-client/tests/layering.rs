@@ -66,7 +66,8 @@ const LAYERS: &[(&str, usize)] = &[
     // L5 operations: the builders, thin, importing no other builder.
     ("ops/", 5),
     // L6 front doors: tenancy, migrations, table drift (over create_table's
-    // design), design documents, statistics, streams, the embedded server.
+    // design), design documents, statistics, streams, the embedded server
+    // and its fault proxy.
     ("ops/migrate/", 6),
     ("ops/drift.rs", 6),
     ("ops/probe.rs", 6),
@@ -74,6 +75,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("design/", 6),
     ("stats/", 6),
     ("streams/", 6),
+    ("faults/", 6),
     ("embedded.rs", 6),
     // L7 the crate root, which names the public API.
     ("lib.rs", 7),

@@ -25,9 +25,9 @@
 
 use aws_sdk_dynamodb::types::{AttributeValue, Put, TransactWriteItem};
 use chrono::{DateTime, Utc};
+use entity_client::faults::FaultProxy;
 use entity_client::{Client, Entity};
 use entity_tests::bench::{alternating, quick};
-use entity_tests::fault_proxy::FaultProxy;
 use entity_tests::harness::{self, ENDPOINT_VARIABLE};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -114,10 +114,10 @@ struct Tally {
 impl Tally {
     fn of(proxy: &FaultProxy) -> Self {
         let mut tally = Self::default();
-        for (operation, counts) in proxy.all_counts() {
+        for (operation, counts) in proxy.faults().all_counts() {
             tally.requests.insert(operation, counts.forwarded);
         }
-        for capacity in proxy.all_capacity().values() {
+        for capacity in proxy.faults().all_capacity().values() {
             tally.reports += capacity.reports;
             tally.read += capacity.read;
             tally.write += capacity.write;
@@ -165,7 +165,7 @@ struct Meter {
 
 impl Meter {
     async fn start(endpoint: &str, table: &str) -> Self {
-        let proxy = FaultProxy::start_metering(endpoint).await;
+        let proxy = FaultProxy::start_metering(endpoint).await.unwrap();
         let client = Client::local(proxy.endpoint(), table);
         Self { proxy, client }
     }

@@ -4,7 +4,6 @@
 
 pub mod bench;
 pub mod clock;
-pub mod fault_proxy;
 pub mod harness;
 pub mod tenancy;
 

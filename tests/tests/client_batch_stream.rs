@@ -3,7 +3,7 @@
 //! results, and an item the batch cannot write is refused on its own with
 //! its position while the rest is written and accounted for.
 //!
-//! Writes go through the fault-injecting proxy (`entity_tests::fault_proxy`),
+//! Writes go through the fault-injecting proxy (`entity_client::faults`),
 //! which counts the items it forwards; what is stored is read with a client
 //! that talks to the server directly.
 
@@ -11,10 +11,10 @@ mod common;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{scan_raw, task};
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{
     local_sdk_client, BatchPolicy, BatchWriteOutput, Client, Entity, Error, Item, ValidationError,
 };
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Status, Task};
 use futures::StreamExt;
@@ -31,7 +31,7 @@ struct Proxied {
 
 async fn proxied(max_attempts: u32) -> Proxied {
     let table = table(&[Task::MODEL]).await;
-    let proxy = FaultProxy::start(&table.endpoint()).await;
+    let proxy = FaultProxy::start(&table.endpoint()).await.unwrap();
     let name = table.client.table().to_owned();
     let client =
         Client::new(local_sdk_client(proxy.endpoint()), name).with_batch_policy(BatchPolicy {
@@ -92,7 +92,7 @@ async fn five_thousand_streamed_items_arrive_exactly_once() {
     let want: Vec<Task> = (0..n).map(task_no).collect();
     assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&want));
     // Each put reached the server once, in full chunks of 25.
-    let counts = p.proxy.counts("BatchWriteItem");
+    let counts = p.proxy.faults().counts(Operation::BatchWriteItem);
     assert_eq!(counts.batch_items_forwarded, n);
     assert_eq!(counts.received, n / 25);
 }
@@ -125,7 +125,13 @@ async fn builder_requests_and_several_streams_go_together() {
         .map(task_no)
         .collect();
     assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&want));
-    assert_eq!(p.proxy.counts("BatchWriteItem").batch_items_forwarded, 74);
+    assert_eq!(
+        p.proxy
+            .faults()
+            .counts(Operation::BatchWriteItem)
+            .batch_items_forwarded,
+        74
+    );
 }
 
 #[tokio::test]
@@ -166,8 +172,8 @@ async fn a_repeated_key_in_a_stream_is_refused_and_the_first_one_written() {
 async fn unprocessed_items_of_a_stream_are_retried_and_none_lost() {
     let p = proxied(8).await;
     let n = 300; // 12 chunks
-    p.proxy.script(
-        "BatchWriteItem",
+    p.proxy.faults().script(
+        Operation::BatchWriteItem,
         [
             Fault::PartialBatch { forward: 10 },
             Fault::PartialBatch { forward: 0 },
@@ -190,16 +196,22 @@ async fn unprocessed_items_of_a_stream_are_retried_and_none_lost() {
     assert_eq!(out.written, n);
     let want: Vec<Task> = (0..n).map(task_no).collect();
     assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&want));
-    assert_eq!(p.proxy.pending("BatchWriteItem"), 0);
-    assert_eq!(p.proxy.counts("BatchWriteItem").batch_items_forwarded, n);
+    assert_eq!(p.proxy.faults().pending(Operation::BatchWriteItem), 0);
+    assert_eq!(
+        p.proxy
+            .faults()
+            .counts(Operation::BatchWriteItem)
+            .batch_items_forwarded,
+        n
+    );
 }
 
 #[tokio::test]
 async fn items_still_unprocessed_when_attempts_run_out_are_reported_by_key() {
     // Two attempts per chunk, and the first chunk is held back twice.
     let p = proxied(2).await;
-    p.proxy.script(
-        "BatchWriteItem",
+    p.proxy.faults().script(
+        Operation::BatchWriteItem,
         [
             Fault::PartialBatch { forward: 20 },
             Fault::PartialBatch { forward: 2 },
@@ -266,7 +278,10 @@ async fn an_item_that_fails_to_encode_is_refused_and_the_rest_written() {
     let want: Vec<Task> = (0..n).filter(|&i| i != bad).map(task_no).collect();
     assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&want));
     assert_eq!(
-        p.proxy.counts("BatchWriteItem").batch_items_forwarded,
+        p.proxy
+            .faults()
+            .counts(Operation::BatchWriteItem)
+            .batch_items_forwarded,
         n - 1
     );
 }
@@ -283,6 +298,9 @@ async fn an_error_in_the_builder_still_stops_the_batch_before_sending() {
         .put(&bad)
         .await;
     assert!(matches!(out, Err(Error::Encode(_))), "{out:?}");
-    assert_eq!(p.proxy.counts("BatchWriteItem").received, 0);
+    assert_eq!(
+        p.proxy.faults().counts(Operation::BatchWriteItem).received,
+        0
+    );
     assert!(scan_raw(&p.table.client).await.is_empty());
 }

@@ -12,8 +12,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use common::task;
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity, Error, Page};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Order, Status, Task};
 use futures::{Stream, StreamExt, TryStreamExt};
@@ -267,7 +267,7 @@ struct Faulty {
 
 async fn faulty() -> Faulty {
     let table = orders_table().await;
-    let proxy = FaultProxy::start(&table.endpoint()).await;
+    let proxy = FaultProxy::start(&table.endpoint()).await.unwrap();
     let name = table.client.table().to_owned();
     let client = Client::new(
         entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
@@ -282,10 +282,10 @@ async fn faulty() -> Faulty {
 
 /// `forwarded` requests of `operation` go through, then the next fails with
 /// 500s on every one of the SDK's attempts.
-fn fail_after(proxy: &FaultProxy, operation: &str, forwarded: usize) {
-    let mut faults = vec![Fault::Forward; forwarded];
-    faults.extend([Fault::ServerErrorBeforeForwarding; SDK_ATTEMPTS]);
-    proxy.script(operation, faults);
+fn fail_after(proxy: &FaultProxy, operation: Operation, forwarded: usize) {
+    let mut faults = vec![Fault::Pass; forwarded];
+    faults.extend([Fault::ServerErrorBeforeApplying; SDK_ATTEMPTS]);
+    proxy.faults().script(operation, faults);
 }
 
 /// The resume cursor of a page that failed past the SDK's retries.
@@ -364,11 +364,11 @@ async fn all(c: &Client, is_query: bool, cursor: &str) -> Result<Vec<Order>, Err
     }
 }
 
-fn operation(is_query: bool) -> &'static str {
+fn operation(is_query: bool) -> Operation {
     if is_query {
-        "Query"
+        Operation::Query
     } else {
-        "Scan"
+        Operation::Scan
     }
 }
 
@@ -382,7 +382,11 @@ async fn an_items_stream_resumes_after_the_last_item_delivered() {
         let (first, error) = until_error(items(&f.client, is_query, "")).await;
         // Two pages of ten were delivered, item by item.
         assert_eq!(first.len(), 2 * PAGE as usize, "{op}");
-        assert_eq!(f.proxy.counts(op).received, 2 + SDK_ATTEMPTS, "{op}");
+        assert_eq!(
+            f.proxy.faults().counts(op).received,
+            2 + SDK_ATTEMPTS,
+            "{op}"
+        );
         let cursor = error.resume_cursor().unwrap().to_owned();
         assert_eq!(resume_cursor(error), cursor);
 
@@ -488,10 +492,10 @@ async fn all_and_one_page_resume_where_they_began() {
 async fn a_parallel_scan_has_no_resume_cursor() {
     let f = faulty().await;
     // Each segment's first page goes through; every request after fails.
-    f.proxy.script("Scan", [Fault::Forward; 2]);
-    f.proxy.script(
-        "Scan",
-        [Fault::ServerErrorBeforeForwarding; 4 * SDK_ATTEMPTS],
+    f.proxy.faults().script(Operation::Scan, [Fault::Pass; 2]);
+    f.proxy.faults().script(
+        Operation::Scan,
+        [Fault::ServerErrorBeforeApplying; 4 * SDK_ATTEMPTS],
     );
     let error = f
         .client

@@ -1,5 +1,5 @@
 //! The client's retry paths, through the fault-injecting proxy
-//! (`entity_tests::fault_proxy`): throttling, server errors before and after
+//! (`entity_client::faults`): throttling, server errors before and after
 //! a request is applied, dropped connections and partial batch results.
 //!
 //! Each test scripts faults, runs an operation through the proxy, and then
@@ -12,8 +12,8 @@ mod common;
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::{scan_raw, stored, stored_entity, task};
 use entity_client::expr::Update;
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{BatchPolicy, Client, Entity, EntityModel, Error, Item};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use entity_tests::{Order, Status, Task};
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ struct Faulty {
 
 async fn faulty(models: &[&EntityModel]) -> Faulty {
     let table = table(models).await;
-    let proxy = FaultProxy::start(&table.endpoint()).await;
+    let proxy = FaultProxy::start(&table.endpoint()).await.unwrap();
     let name = table.client.table().to_owned();
     let client = Client::new(
         entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
@@ -90,15 +90,15 @@ fn items_of(tasks: &[Task]) -> BTreeMap<String, Item> {
 async fn batch_write_through_partial_results_and_throttles_loses_nothing() {
     let f = faulty(&[Task::MODEL]).await;
     let all = tasks(60); // three chunks: 25, 25, 10
-    f.proxy.script(
-        "BatchWriteItem",
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
         [
             Fault::PartialBatch { forward: 10 },
             Fault::Throttling,
             Fault::PartialBatch { forward: 0 },
             Fault::ProvisionedThroughputExceeded,
             Fault::PartialBatch { forward: 3 },
-            Fault::ServerErrorBeforeForwarding,
+            Fault::ServerErrorBeforeApplying,
             Fault::PartialBatch { forward: 1 },
         ],
     );
@@ -110,8 +110,14 @@ async fn batch_write_through_partial_results_and_throttles_loses_nothing() {
     assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
     // Every fault was met, and every put reached the server exactly once:
     // held-back items were resent, and nothing was sent twice.
-    assert_eq!(f.proxy.pending("BatchWriteItem"), 0);
-    assert_eq!(f.proxy.counts("BatchWriteItem").batch_items_forwarded, 60);
+    assert_eq!(f.proxy.faults().pending(Operation::BatchWriteItem), 0);
+    assert_eq!(
+        f.proxy
+            .faults()
+            .counts(Operation::BatchWriteItem)
+            .batch_items_forwarded,
+        60
+    );
 }
 
 #[tokio::test]
@@ -126,12 +132,9 @@ async fn batch_write_puts_and_deletes_through_faults_after_forwarding_are_applie
         .unwrap();
     // Delete the 20 stored tasks and put the other 20: two chunks, each
     // applied, then failed in the client's eyes, then sent again whole.
-    f.proxy.script(
-        "BatchWriteItem",
-        [
-            Fault::ServerErrorAfterForwarding,
-            Fault::DropAfterForwarding,
-        ],
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
+        [Fault::ServerErrorAfterApplying, Fault::DropAfterApplying],
     );
     let mut batch = f.client.batch_write().put_all(&all[20..]);
     for t in &all[..20] {
@@ -143,7 +146,7 @@ async fn batch_write_puts_and_deletes_through_faults_after_forwarding_are_applie
     assert!(out.is_complete(), "{out:?}");
     assert_eq!(out.written, 40);
     assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all[20..]));
-    let counts = f.proxy.counts("BatchWriteItem");
+    let counts = f.proxy.faults().counts(Operation::BatchWriteItem);
     assert_eq!(counts.received, 4, "{counts:?}");
     assert_eq!(
         counts.batch_items_forwarded, 80,
@@ -162,8 +165,10 @@ async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
     });
     let all = tasks(20);
     // Each of the three attempts writes 5 items: 5 are left.
-    f.proxy
-        .script("BatchWriteItem", [Fault::PartialBatch { forward: 5 }; 3]);
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
+        [Fault::PartialBatch { forward: 5 }; 3],
+    );
 
     let out = client.batch_write().put_all(&all).await.unwrap();
 
@@ -190,7 +195,10 @@ async fn batch_write_reports_exactly_what_is_left_when_attempts_run_out() {
     let mut together = stored_items;
     together.extend(left);
     assert_eq!(together, items_of(&all));
-    assert_eq!(f.proxy.counts("BatchWriteItem").received, 3);
+    assert_eq!(
+        f.proxy.faults().counts(Operation::BatchWriteItem).received,
+        3
+    );
 }
 
 /// DynamoDB answers a BatchWriteItem whose every item is throttled with
@@ -208,8 +216,10 @@ async fn a_chunk_throttled_past_the_sdk_retries_is_retried_under_the_batch_polic
         concurrency: 1,
     });
     let all = tasks(30); // chunks of 25 and 5
-    f.proxy
-        .script("BatchWriteItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
+        [Fault::Throttling; SDK_ATTEMPTS as usize],
+    );
 
     let out = client.batch_write().put_all(&all).await.unwrap();
 
@@ -217,7 +227,7 @@ async fn a_chunk_throttled_past_the_sdk_retries_is_retried_under_the_batch_polic
     assert!(out.is_complete());
     assert_eq!(out.written, 30);
     assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
-    let counts = f.proxy.counts("BatchWriteItem");
+    let counts = f.proxy.faults().counts(Operation::BatchWriteItem);
     // Every throttle, then one request per chunk; each item forwarded once.
     assert_eq!(counts.received, SDK_ATTEMPTS as usize + 2, "{counts:?}");
     assert_eq!(counts.batch_items_forwarded, 30, "{counts:?}");
@@ -230,8 +240,10 @@ async fn a_batch_get_throttled_past_the_sdk_retries_is_retried_under_the_batch_p
     let f = faulty(&[Task::MODEL]).await;
     let all = tasks(10);
     f.table.client.batch_write().put_all(&all).await.unwrap();
-    f.proxy
-        .script("BatchGetItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+    f.proxy.faults().script(
+        Operation::BatchGetItem,
+        [Fault::Throttling; SDK_ATTEMPTS as usize],
+    );
 
     let keys = all.iter().map(|t| t.primary_key());
     let out = f.client.batch_get::<Task>(keys).await.unwrap();
@@ -258,8 +270,10 @@ async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored(
         concurrency: 1,
     });
     let all = tasks(5);
-    f.proxy
-        .script("BatchWriteItem", [Fault::ServerErrorAfterForwarding; 3]);
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
+        [Fault::ServerErrorAfterApplying; 3],
+    );
 
     let out = client.batch_write().put_all(&all).await.unwrap();
 
@@ -275,7 +289,10 @@ async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored(
     let keys = by_pk(all.iter().map(|t| t.primary_key().to_item()));
     assert_eq!(reported, keys);
     assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&all));
-    assert_eq!(f.proxy.counts("BatchWriteItem").received, 3);
+    assert_eq!(
+        f.proxy.faults().counts(Operation::BatchWriteItem).received,
+        3
+    );
 }
 
 // ---- batch reads ----------------------------------------------------------
@@ -285,15 +302,15 @@ async fn batch_get_through_partial_unprocessed_keys_returns_every_item() {
     let f = faulty(&[Task::MODEL]).await;
     let all = tasks(150); // two chunks of keys: 100 and 50
     f.table.client.batch_write().put_all(&all).await.unwrap();
-    f.proxy.script(
-        "BatchGetItem",
+    f.proxy.faults().script(
+        Operation::BatchGetItem,
         [
             Fault::PartialBatch { forward: 30 },
             Fault::PartialBatch { forward: 0 },
             Fault::Throttling,
             Fault::PartialBatch { forward: 10 },
-            Fault::ServerErrorBeforeForwarding,
-            Fault::DropBeforeForwarding,
+            Fault::ServerErrorBeforeApplying,
+            Fault::DropBeforeApplying,
         ],
     );
     let keys = all
@@ -317,9 +334,12 @@ async fn batch_get_through_partial_unprocessed_keys_returns_every_item() {
     }
     let want: BTreeMap<String, Task> = all.into_iter().map(|t| (t.task_id.clone(), t)).collect();
     assert_eq!(got, want);
-    assert_eq!(f.proxy.pending("BatchGetItem"), 0);
+    assert_eq!(f.proxy.faults().pending(Operation::BatchGetItem), 0);
     assert_eq!(
-        f.proxy.counts("BatchGetItem").batch_items_forwarded,
+        f.proxy
+            .faults()
+            .counts(Operation::BatchGetItem)
+            .batch_items_forwarded,
         152,
         "each key reached the server once"
     );
@@ -334,8 +354,10 @@ async fn batch_get_reports_the_keys_left_when_attempts_run_out() {
     });
     let all = tasks(10);
     f.table.client.batch_write().put_all(&all).await.unwrap();
-    f.proxy
-        .script("BatchGetItem", [Fault::PartialBatch { forward: 4 }; 2]);
+    f.proxy.faults().script(
+        Operation::BatchGetItem,
+        [Fault::PartialBatch { forward: 4 }; 2],
+    );
 
     let out = client
         .batch_get(all.iter().map(|t| Task::key(t.task_id.as_str())))
@@ -364,20 +386,20 @@ async fn batch_get_reports_the_keys_left_when_attempts_run_out() {
 async fn put_get_and_query_succeed_through_throttles_and_errors_before_forwarding() {
     let f = faulty(&[Order::MODEL]).await;
     let o = order("o1", 1250);
-    f.proxy.script(
-        "PutItem",
+    f.proxy.faults().script(
+        Operation::PutItem,
         [Fault::ProvisionedThroughputExceeded, Fault::Throttling],
     );
-    f.proxy.script(
-        "GetItem",
-        [Fault::ServerErrorBeforeForwarding, Fault::Throttling],
+    f.proxy.faults().script(
+        Operation::GetItem,
+        [Fault::ServerErrorBeforeApplying, Fault::Throttling],
     );
-    f.proxy.script(
-        "Query",
+    f.proxy.faults().script(
+        Operation::Query,
         [
             Fault::Throttling,
-            Fault::ServerErrorBeforeForwarding,
-            Fault::DropBeforeForwarding,
+            Fault::ServerErrorBeforeApplying,
+            Fault::DropBeforeApplying,
         ],
     );
 
@@ -389,8 +411,12 @@ async fn put_get_and_query_succeed_through_throttles_and_errors_before_forwardin
     let listed = f.client.query(Order::primary("u1")).all().await.unwrap();
     assert_eq!(listed, vec![o]);
 
-    for (operation, faults) in [("PutItem", 2), ("GetItem", 2), ("Query", 3)] {
-        let counts = f.proxy.counts(operation);
+    for (operation, faults) in [
+        (Operation::PutItem, 2),
+        (Operation::GetItem, 2),
+        (Operation::Query, 3),
+    ] {
+        let counts = f.proxy.faults().counts(operation);
         assert_eq!(counts.received, faults + 1, "{operation}: {counts:?}");
         assert_eq!(counts.forwarded, 1, "{operation}: {counts:?}");
     }
@@ -403,14 +429,14 @@ async fn a_query_over_several_pages_reads_every_item_once_through_faults() {
     f.table.client.batch_write().put_all(&orders).await.unwrap();
     // Faults between pages: the page after each is asked again from the
     // same start key, and the items come out once.
-    f.proxy.script(
-        "Query",
+    f.proxy.faults().script(
+        Operation::Query,
         [
-            Fault::Forward,
-            Fault::ServerErrorBeforeForwarding,
-            Fault::DropAfterForwarding,
-            Fault::Forward,
-            Fault::ServerErrorAfterForwarding,
+            Fault::Pass,
+            Fault::ServerErrorBeforeApplying,
+            Fault::DropAfterApplying,
+            Fault::Pass,
+            Fault::ServerErrorAfterApplying,
         ],
     );
 
@@ -423,7 +449,7 @@ async fn a_query_over_several_pages_reads_every_item_once_through_faults() {
         .unwrap();
 
     assert_eq!(read, orders);
-    assert_eq!(f.proxy.pending("Query"), 0);
+    assert_eq!(f.proxy.faults().pending(Operation::Query), 0);
 }
 
 #[tokio::test]
@@ -431,14 +457,14 @@ async fn a_parallel_scan_reads_every_item_once_through_faults() {
     let f = faulty(&[Order::MODEL]).await;
     let orders: Vec<Order> = (0..30).map(|i| order(&format!("o{i:02}"), i)).collect();
     f.table.client.batch_write().put_all(&orders).await.unwrap();
-    f.proxy.script(
-        "Scan",
+    f.proxy.faults().script(
+        Operation::Scan,
         [
             Fault::Throttling,
-            Fault::DropAfterForwarding,
-            Fault::Forward,
-            Fault::ServerErrorAfterForwarding,
-            Fault::ServerErrorBeforeForwarding,
+            Fault::DropAfterApplying,
+            Fault::Pass,
+            Fault::ServerErrorAfterApplying,
+            Fault::ServerErrorBeforeApplying,
         ],
     );
 
@@ -453,14 +479,16 @@ async fn a_parallel_scan_reads_every_item_once_through_faults() {
 
     read.sort_by(|a, b| a.order_id.cmp(&b.order_id));
     assert_eq!(read, orders);
-    assert_eq!(f.proxy.pending("Scan"), 0);
+    assert_eq!(f.proxy.faults().pending(Operation::Scan), 0);
 }
 
 #[tokio::test]
 async fn throttled_past_the_sdk_retries_is_error_throttled_and_nothing_is_written() {
     let f = faulty(&[Order::MODEL]).await;
-    f.proxy
-        .script("PutItem", [Fault::Throttling; SDK_ATTEMPTS as usize]);
+    f.proxy.faults().script(
+        Operation::PutItem,
+        [Fault::Throttling; SDK_ATTEMPTS as usize],
+    );
 
     let err = f.client.put(&order("o1", 1)).await.unwrap_err();
 
@@ -476,15 +504,18 @@ async fn throttled_past_the_sdk_retries_is_error_throttled_and_nothing_is_writte
     );
     assert!(std::error::Error::source(&err).is_some());
     assert_eq!(scan_raw(&f.table.client).await, Vec::<Item>::new());
-    assert_eq!(f.proxy.counts("PutItem").received, SDK_ATTEMPTS as usize);
+    assert_eq!(
+        f.proxy.faults().counts(Operation::PutItem).received,
+        SDK_ATTEMPTS as usize
+    );
 }
 
 #[tokio::test]
 async fn server_errors_past_the_sdk_retries_are_error_service() {
     let f = faulty(&[Order::MODEL]).await;
-    f.proxy.script(
-        "GetItem",
-        [Fault::ServerErrorBeforeForwarding; SDK_ATTEMPTS as usize],
+    f.proxy.faults().script(
+        Operation::GetItem,
+        [Fault::ServerErrorBeforeApplying; SDK_ATTEMPTS as usize],
     );
 
     let err = f
@@ -503,7 +534,10 @@ async fn server_errors_past_the_sdk_retries_are_error_service() {
         ),
         "{err:?}"
     );
-    assert_eq!(f.proxy.counts("GetItem").received, SDK_ATTEMPTS as usize);
+    assert_eq!(
+        f.proxy.faults().counts(Operation::GetItem).received,
+        SDK_ATTEMPTS as usize
+    );
 }
 
 /// The SDK client `Client::local` builds, unchanged: standard retries, three
@@ -511,20 +545,24 @@ async fn server_errors_past_the_sdk_retries_are_error_service() {
 #[tokio::test]
 async fn the_default_sdk_client_retries_twice() {
     let t = table(&[Order::MODEL]).await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let client = Client::local(proxy.endpoint(), t.client.table());
     let o = order("o1", 5);
     t.client.put(&o).await.unwrap();
     let key = || Order::key("u1", "2024-01-15", "o1");
 
-    proxy.script("GetItem", [Fault::Throttling; 2]);
+    proxy
+        .faults()
+        .script(Operation::GetItem, [Fault::Throttling; 2]);
     assert_eq!(client.get(key()).await.unwrap(), Some(o));
-    assert_eq!(proxy.counts("GetItem").received, 3);
+    assert_eq!(proxy.faults().counts(Operation::GetItem).received, 3);
 
-    proxy.script("GetItem", [Fault::Throttling; 3]);
+    proxy
+        .faults()
+        .script(Operation::GetItem, [Fault::Throttling; 3]);
     let err = client.get(key()).await.unwrap_err();
     assert!(matches!(err, Error::Throttled { .. }), "{err:?}");
-    assert_eq!(proxy.counts("GetItem").received, 6);
+    assert_eq!(proxy.faults().counts(Operation::GetItem).received, 6);
 }
 
 // ---- writes applied, then failed: idempotency -----------------------------
@@ -534,11 +572,12 @@ async fn a_put_through_a_server_error_after_forwarding_is_stored_once() {
     let f = faulty(&[Order::MODEL]).await;
     let o = order("o1", 700);
     f.proxy
-        .script("PutItem", [Fault::ServerErrorAfterForwarding]);
+        .faults()
+        .script(Operation::PutItem, [Fault::ServerErrorAfterApplying]);
 
     f.client.put(&o).await.unwrap();
 
-    let counts = f.proxy.counts("PutItem");
+    let counts = f.proxy.faults().counts(Operation::PutItem);
     assert_eq!(
         (counts.received, counts.forwarded),
         (2, 2),
@@ -561,7 +600,9 @@ async fn a_put_through_a_server_error_after_forwarding_is_stored_once() {
 async fn create_through(fault: Fault) {
     let f = faulty(&[Order::MODEL]).await;
     let o = order("o1", 900);
-    f.proxy.script("TransactWriteItems", [fault]);
+    f.proxy
+        .faults()
+        .script(Operation::TransactWriteItems, [fault]);
 
     let stored_order = f.client.create(&o).await.unwrap();
 
@@ -570,23 +611,23 @@ async fn create_through(fault: Fault) {
         by_pk(scan_raw(&f.table.client).await),
         by_pk([o.to_item().unwrap()])
     );
-    let counts = f.proxy.counts("TransactWriteItems");
+    let counts = f.proxy.faults().counts(Operation::TransactWriteItems);
     assert_eq!(
         (counts.received, counts.forwarded),
         (2, 2),
         "applied, then retried"
     );
-    assert_eq!(f.proxy.counts("PutItem").received, 0);
+    assert_eq!(f.proxy.faults().counts(Operation::PutItem).received, 0);
 }
 
 #[tokio::test]
 async fn a_create_through_a_server_error_after_forwarding_reports_success() {
-    create_through(Fault::ServerErrorAfterForwarding).await;
+    create_through(Fault::ServerErrorAfterApplying).await;
 }
 
 #[tokio::test]
 async fn a_create_through_a_dropped_connection_after_forwarding_reports_success() {
-    create_through(Fault::DropAfterForwarding).await;
+    create_through(Fault::DropAfterApplying).await;
 }
 
 /// The mirror image: `remove` deletes the item, the response is lost, and
@@ -595,14 +636,22 @@ async fn a_create_through_a_dropped_connection_after_forwarding_reports_success(
 async fn a_remove_through_a_server_error_after_forwarding_reports_success() {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1)).await.unwrap();
-    f.proxy
-        .script("TransactWriteItems", [Fault::ServerErrorAfterForwarding]);
+    f.proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying],
+    );
     let key = || Order::key("u1", "2024-01-15", "o1");
 
     f.client.remove(key()).await.unwrap();
 
     assert_eq!(stored(&f.table.client, &key()).await, None);
-    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(
+        f.proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
     let err = f.client.remove(key()).await.unwrap_err();
     assert!(
         matches!(err, Error::NotFound { entity: "Order" }),
@@ -614,7 +663,9 @@ async fn a_remove_through_a_server_error_after_forwarding_reports_success() {
 async fn add_through(fault: Fault) {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1000)).await.unwrap();
-    f.proxy.script("TransactWriteItems", [fault]);
+    f.proxy
+        .faults()
+        .script(Operation::TransactWriteItems, [fault]);
     let key = || Order::key("u1", "2024-01-15", "o1");
 
     f.client
@@ -625,18 +676,24 @@ async fn add_through(fault: Fault) {
 
     let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
     assert_eq!(stored_order.total_cents, 1100, "one add, applied once");
-    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
-    assert_eq!(f.proxy.counts("UpdateItem").received, 0);
+    assert_eq!(
+        f.proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
+    assert_eq!(f.proxy.faults().counts(Operation::UpdateItem).received, 0);
 }
 
 #[tokio::test]
 async fn an_add_through_a_server_error_after_forwarding_is_applied_once() {
-    add_through(Fault::ServerErrorAfterForwarding).await;
+    add_through(Fault::ServerErrorAfterApplying).await;
 }
 
 #[tokio::test]
 async fn an_add_through_a_dropped_connection_after_forwarding_is_applied_once() {
-    add_through(Fault::DropAfterForwarding).await;
+    add_through(Fault::DropAfterApplying).await;
 }
 
 /// A caller that resends an update with its own token, after an error,
@@ -652,9 +709,9 @@ async fn an_update_resent_by_the_caller_with_its_token_is_applied_once() {
             .add(Order::fields().total_cents, 5i64)
             .idempotency_token("add-5-to-o1")
     };
-    f.proxy.script(
-        "TransactWriteItems",
-        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
+    f.proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying; SDK_ATTEMPTS as usize],
     );
     let err = add().await.unwrap_err();
     assert!(
@@ -690,9 +747,9 @@ async fn a_write_whose_every_response_is_lost_is_outcome_unknown_with_its_token(
         stored.total_cents
     };
 
-    f.proxy.script(
-        "TransactWriteItems",
-        [Fault::ServerErrorAfterForwarding; SDK_ATTEMPTS as usize],
+    f.proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying; SDK_ATTEMPTS as usize],
     );
     let err = add().await.unwrap_err();
     let Error::OutcomeUnknown {
@@ -706,7 +763,10 @@ async fn a_write_whose_every_response_is_lost_is_outcome_unknown_with_its_token(
     };
     assert!(err.to_string().contains("idempotency token"), "{err}");
     assert_eq!(
-        f.proxy.counts("TransactWriteItems").forwarded,
+        f.proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
         SDK_ATTEMPTS as usize
     );
     assert_eq!(total().await, 1, "applied by the first attempt only");
@@ -715,9 +775,9 @@ async fn a_write_whose_every_response_is_lost_is_outcome_unknown_with_its_token(
     assert_eq!(total().await, 1, "the resend with its token is not applied");
 
     // A transaction likewise, its responses lost after dropped connections.
-    f.proxy.script(
-        "TransactWriteItems",
-        [Fault::DropAfterForwarding; SDK_ATTEMPTS as usize],
+    f.proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::DropAfterApplying; SDK_ATTEMPTS as usize],
     );
     let transaction = || {
         f.client.transact_write().update(
@@ -749,7 +809,8 @@ async fn an_add_returning_the_item_is_not_retried_after_a_lost_response() {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1000)).await.unwrap();
     f.proxy
-        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+        .faults()
+        .script(Operation::UpdateItem, [Fault::ServerErrorAfterApplying]);
     let key = || Order::key("u1", "2024-01-15", "o1");
     let add = || {
         f.client
@@ -773,11 +834,11 @@ async fn an_add_returning_the_item_is_not_retried_after_a_lost_response() {
     );
     let stored_order: Order = stored_entity(&f.table.client, &key()).await.unwrap();
     assert_eq!(stored_order.total_cents, 1100, "applied once, not retried");
-    assert_eq!(f.proxy.counts("UpdateItem").forwarded, 1);
+    assert_eq!(f.proxy.faults().counts(Operation::UpdateItem).forwarded, 1);
 
-    f.proxy.script(
-        "UpdateItem",
-        [Fault::Throttling, Fault::ServerErrorBeforeForwarding],
+    f.proxy.faults().script(
+        Operation::UpdateItem,
+        [Fault::Throttling, Fault::ServerErrorBeforeApplying],
     );
     let err = add().await.unwrap_err();
     assert!(
@@ -798,13 +859,14 @@ async fn a_delete_returning_the_old_item_is_not_retried_after_a_lost_response() 
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1)).await.unwrap();
     f.proxy
-        .script("DeleteItem", [Fault::ServerErrorAfterForwarding]);
+        .faults()
+        .script(Operation::DeleteItem, [Fault::ServerErrorAfterApplying]);
     let key = || Order::key("u1", "2024-01-15", "o1");
 
     let err = f.client.delete(key()).return_old().await.unwrap_err();
 
     assert!(matches!(err, Error::OutcomeUnknown { .. }), "{err:?}");
-    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 1);
+    assert_eq!(f.proxy.faults().counts(Operation::DeleteItem).forwarded, 1);
     assert_eq!(stored(&f.table.client, &key()).await, None);
 }
 
@@ -816,7 +878,8 @@ async fn without_exactly_once_an_add_through_a_lost_response_is_applied_twice() 
     let client = f.client.clone().with_exactly_once(false);
     f.table.client.put(&order("o1", 1000)).await.unwrap();
     f.proxy
-        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+        .faults()
+        .script(Operation::UpdateItem, [Fault::ServerErrorAfterApplying]);
     let key = || Order::key("u1", "2024-01-15", "o1");
 
     client
@@ -837,7 +900,8 @@ async fn idempotent_writes_are_single_item_calls() {
     f.client.put(&order("o1", 1)).await.unwrap();
     let key = || Order::key("u1", "2024-01-15", "o1");
     f.proxy
-        .script("UpdateItem", [Fault::ServerErrorAfterForwarding]);
+        .faults()
+        .script(Operation::UpdateItem, [Fault::ServerErrorAfterApplying]);
     f.client
         .patch(key())
         .set(Order::fields().total_cents, 7i64)
@@ -845,10 +909,16 @@ async fn idempotent_writes_are_single_item_calls() {
         .unwrap();
     f.client.delete(key()).await.unwrap();
 
-    assert_eq!(f.proxy.counts("PutItem").forwarded, 1);
-    assert_eq!(f.proxy.counts("UpdateItem").forwarded, 2);
-    assert_eq!(f.proxy.counts("DeleteItem").forwarded, 1);
-    assert_eq!(f.proxy.counts("TransactWriteItems").received, 0);
+    assert_eq!(f.proxy.faults().counts(Operation::PutItem).forwarded, 1);
+    assert_eq!(f.proxy.faults().counts(Operation::UpdateItem).forwarded, 2);
+    assert_eq!(f.proxy.faults().counts(Operation::DeleteItem).forwarded, 1);
+    assert_eq!(
+        f.proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .received,
+        0
+    );
     assert_eq!(stored(&f.table.client, &key()).await, None);
 }
 
@@ -858,11 +928,13 @@ async fn idempotent_writes_are_single_item_calls() {
 async fn dropped_connections_before_and_after_forwarding_are_retried() {
     let f = faulty(&[Order::MODEL]).await;
     let o = order("o1", 1);
-    f.proxy.script(
-        "PutItem",
-        [Fault::DropBeforeForwarding, Fault::DropAfterForwarding],
+    f.proxy.faults().script(
+        Operation::PutItem,
+        [Fault::DropBeforeApplying, Fault::DropAfterApplying],
     );
-    f.proxy.script("GetItem", [Fault::DropAfterForwarding]);
+    f.proxy
+        .faults()
+        .script(Operation::GetItem, [Fault::DropAfterApplying]);
 
     f.client.put(&o).await.unwrap();
     let read: Option<Order> = f
@@ -876,16 +948,16 @@ async fn dropped_connections_before_and_after_forwarding_are_retried() {
         by_pk(scan_raw(&f.table.client).await),
         by_pk([o.to_item().unwrap()])
     );
-    let puts = f.proxy.counts("PutItem");
+    let puts = f.proxy.faults().counts(Operation::PutItem);
     assert_eq!((puts.received, puts.forwarded), (3, 2), "{puts:?}");
 }
 
 #[tokio::test]
 async fn connections_dropped_past_the_sdk_retries_are_error_service() {
     let f = faulty(&[Order::MODEL]).await;
-    f.proxy.script(
-        "PutItem",
-        [Fault::DropBeforeForwarding; SDK_ATTEMPTS as usize],
+    f.proxy.faults().script(
+        Operation::PutItem,
+        [Fault::DropBeforeApplying; SDK_ATTEMPTS as usize],
     );
 
     let err = f.client.put(&order("o1", 1)).await.unwrap_err();
@@ -911,7 +983,9 @@ async fn connections_dropped_past_the_sdk_retries_are_error_service() {
 async fn transfer_through_a_fault(token: Option<&str>, fault: Fault) {
     let f = faulty(&[Order::MODEL]).await;
     f.table.client.put(&order("o1", 1000)).await.unwrap();
-    f.proxy.script("TransactWriteItems", [fault]);
+    f.proxy
+        .faults()
+        .script(Operation::TransactWriteItems, [fault]);
     let created = order("o2", 300);
     let mut transaction = f.client.transact_write().create(&created).update(
         Order::key("u1", "2024-01-15", "o1"),
@@ -930,17 +1004,23 @@ async fn transfer_through_a_fault(token: Option<&str>, fault: Fault) {
         created.to_item().unwrap(),
     ]);
     assert_eq!(stored_items, want, "applied once");
-    assert_eq!(f.proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(
+        f.proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
 }
 
 #[tokio::test]
 async fn a_transaction_with_a_token_through_a_server_error_after_forwarding_is_applied_once() {
-    transfer_through_a_fault(Some("transfer-o1-o2"), Fault::ServerErrorAfterForwarding).await;
+    transfer_through_a_fault(Some("transfer-o1-o2"), Fault::ServerErrorAfterApplying).await;
 }
 
 /// Without a token of ours, the SDK fills in one per call and reuses it on
 /// every retry.
 #[tokio::test]
 async fn a_transaction_without_a_token_through_a_dropped_connection_is_applied_once() {
-    transfer_through_a_fault(None, Fault::DropAfterForwarding).await;
+    transfer_through_a_fault(None, Fault::DropAfterApplying).await;
 }

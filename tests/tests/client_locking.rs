@@ -7,8 +7,8 @@ mod common;
 
 use common::{stored, stored_entity};
 use entity_client::expr::Update;
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity, Error};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -299,10 +299,13 @@ async fn concurrent_read_modify_writes_lose_no_update() {
 #[tokio::test]
 async fn a_versioned_put_through_a_lost_response_is_applied_once() {
     let t = setup().await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let client = Client::local(proxy.endpoint(), t.client.table());
     let v1 = t.client.create(&counter("c1", 0)).await.unwrap();
-    proxy.script("TransactWriteItems", [Fault::ServerErrorAfterForwarding]);
+    proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying],
+    );
 
     let mut next = v1;
     next.count = 1;
@@ -310,5 +313,11 @@ async fn a_versioned_put_through_a_lost_response_is_applied_once() {
 
     assert_eq!(stored_counter.version, 2);
     assert_eq!(stored_entity(&t.client, &key()).await, Some(stored_counter));
-    assert_eq!(proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(
+        proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
 }

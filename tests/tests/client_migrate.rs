@@ -7,8 +7,8 @@
 mod common;
 
 use common::{n, put_raw, stored};
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity, MigrationCheckpoint, MigrationCounts, MigrationProgress};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use std::future::IntoFuture;
 use std::sync::{Arc, Mutex};
@@ -374,13 +374,16 @@ async fn a_crashed_parallel_run_resumes_from_its_checkpoint() {
 #[tokio::test]
 async fn a_concurrent_writer_is_never_overwritten() {
     let t = seeded(12).await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let migrating = Client::local(proxy.endpoint(), t.client.table());
     // The first rewrite is held at the proxy while the writer changes every
     // item through the current definition.
-    proxy.script("PutItem", [Fault::Delay(Duration::from_millis(1500))]);
+    proxy.faults().script(
+        Operation::PutItem,
+        [Fault::Delay(Duration::from_millis(1500))],
+    );
     let migration = tokio::spawn(migrating.migrate::<Task>().page_size(1).into_future());
-    while proxy.counts("PutItem").received == 0 {
+    while proxy.faults().counts(Operation::PutItem).received == 0 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let f = Task::fields();

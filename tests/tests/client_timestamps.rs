@@ -183,11 +183,12 @@ async fn a_put_keeping_the_creation_time_takes_a_token_and_survives_a_lost_respo
         .await
         .unwrap();
 
-    let proxy = entity_tests::fault_proxy::FaultProxy::start(&t.endpoint()).await;
+    use entity_client::faults::{Fault, FaultProxy, Operation};
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let through = Client::local(proxy.endpoint(), t.client.table());
-    proxy.script(
-        "TransactWriteItems",
-        [entity_tests::fault_proxy::Fault::ServerErrorAfterForwarding],
+    proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying],
     );
     fresh.title = "v3".into();
     let put = through
@@ -196,7 +197,13 @@ async fn a_put_keeping_the_creation_time_takes_a_token_and_survives_a_lost_respo
         .await
         .unwrap();
     assert_eq!((put.title.as_str(), put.created_at), ("v3", at(T0)));
-    assert_eq!(proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(
+        proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
 }
 
 /// A resend with the same token after the clock moved is another request

@@ -4,8 +4,8 @@
 //! per request, also on a client made from another client's SDK client,
 //! and not for a request the tenant check refused.
 
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{fast_sdk, table};
 use entity_tests::Order;
 use std::io::Write;
@@ -130,14 +130,14 @@ async fn spans_carry_requests_items_and_capacity() {
 async fn spans_count_retries() {
     let (buffer, _guard) = recording();
     let t = table(&[Order::MODEL]).await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let client = Client::new(
         fast_sdk(proxy.endpoint(), "tracing-retries"),
         t.client.table(),
     );
-    proxy.script(
-        "GetItem",
-        [Fault::Throttling, Fault::ServerErrorBeforeForwarding],
+    proxy.faults().script(
+        Operation::GetItem,
+        [Fault::Throttling, Fault::ServerErrorBeforeApplying],
     );
     client.create(&order("o1")).await.unwrap();
     let got = client

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{scan_raw, stored};
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity, Error, ValidationError};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 
 #[derive(Entity, Debug, Clone, PartialEq)]
@@ -308,16 +308,25 @@ async fn a_transaction_creates_sentinels_and_counts_them_against_the_limit() {
 #[tokio::test]
 async fn a_create_through_a_lost_response_succeeds_once() {
     let t = setup().await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let client = Client::local(proxy.endpoint(), t.client.table());
-    proxy.script("TransactWriteItems", [Fault::ServerErrorAfterForwarding]);
+    proxy.faults().script(
+        Operation::TransactWriteItems,
+        [Fault::ServerErrorAfterApplying],
+    );
 
     let ada = client
         .create(&customer("ada@example.com", "ada"))
         .await
         .unwrap();
 
-    assert_eq!(proxy.counts("TransactWriteItems").forwarded, 2);
+    assert_eq!(
+        proxy
+            .faults()
+            .counts(Operation::TransactWriteItems)
+            .forwarded,
+        2
+    );
     assert_eq!(
         t.client
             .get_unique(Customer::by_email("ada@example.com"))

@@ -455,10 +455,10 @@ async fn explain_shows_one_request_per_shard() {
 
 #[tokio::test]
 async fn a_failed_page_resumes_after_the_last_item_delivered() {
-    use entity_tests::fault_proxy::{Fault, FaultProxy};
+    use entity_client::faults::{Fault, FaultProxy, Operation};
     use futures::StreamExt;
     let (t, reference) = loaded().await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let name = t.client.table().to_owned();
     let client = Client::new(
         entity_tests::harness::fast_sdk(proxy.endpoint(), &name),
@@ -466,10 +466,10 @@ async fn a_failed_page_resumes_after_the_last_item_delivered() {
     );
     // The first page of every shard (ten at once) and two more go through;
     // the next request, one shard's, fails on every attempt.
-    let mut faults = vec![Fault::Forward; 12];
+    let mut faults = vec![Fault::Pass; 12];
     let attempts = entity_tests::harness::FAST_SDK_ATTEMPTS as usize;
-    faults.extend(vec![Fault::ServerErrorBeforeForwarding; attempts]);
-    proxy.script("Query", faults);
+    faults.extend(vec![Fault::ServerErrorBeforeApplying; attempts]);
+    proxy.faults().script(Operation::Query, faults);
     let q = || Job::by_stage(Stage::Open);
     let stream = client.query(q()).page_size(23).items();
     futures::pin_mut!(stream);

@@ -3,9 +3,9 @@
 //! and stays quiet on well-spread traffic, and memory stays bounded under
 //! 100k distinct partition keys.
 
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::stats::{Finding, KeyLabel, Thresholds};
 use entity_client::{Client, Entity, StatsConfig};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use futures::stream::{self, StreamExt};
 use std::time::Duration;
@@ -114,11 +114,11 @@ async fn hot_partition_fires_on_one_busy_key_only() {
 async fn throttled_keys_are_reported_with_their_reasons() {
     let t = notes_table().await;
     write_all(&t.client, &[note("busy", 0, "a"), note("calm", 0, "a")]).await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let client = Client::local(proxy.endpoint(), t.client.table()).with_stats(scaled());
 
-    proxy.script(
-        "GetItem",
+    proxy.faults().script(
+        Operation::GetItem,
         [Fault::Throttling, Fault::ProvisionedThroughputExceeded],
     );
     client

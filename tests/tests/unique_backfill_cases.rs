@@ -4,8 +4,8 @@
 //! optional constraints, and a writer that changes a value while the
 //! backfill writes its sentinel.
 
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, Entity, Error, MigrationReport, NotTenant};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::table;
 use std::future::IntoFuture;
 use std::time::Duration;
@@ -269,11 +269,11 @@ async fn a_concurrent_value_change_leaves_no_orphan_sentinel() {
         })
         .await
         .unwrap();
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.unwrap();
     let migrating = Client::local(proxy.endpoint(), t.client.table());
     // The sentinel's write is held while the owner changes its email.
-    proxy.script(
-        "TransactWriteItems",
+    proxy.faults().script(
+        Operation::TransactWriteItems,
         [Fault::Delay(Duration::from_millis(1500))],
     );
     let migration = tokio::spawn(
@@ -282,7 +282,12 @@ async fn a_concurrent_value_change_leaves_no_orphan_sentinel() {
             .backfill_unique(true)
             .into_future(),
     );
-    while proxy.counts("TransactWriteItems").received == 0 {
+    while proxy
+        .faults()
+        .counts(Operation::TransactWriteItems)
+        .received
+        == 0
+    {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     t.client
