@@ -121,7 +121,10 @@ async fn without_transactions_exactly_once_is_refused_until_turned_off() {
 
     let err = client.create(&order("o1")).await.unwrap_err();
     assert_eq!(unsupported(&err), "exactly-once writes");
-    assert!(err.to_string().contains("with_exactly_once(false)"), "{err}");
+    assert!(
+        err.to_string().contains("with_exactly_once(false)"),
+        "{err}"
+    );
     let err = client
         .update(Order::key("u1", "2024-01-15", "o1"))
         .add(Order::fields().total_cents, 5i64)

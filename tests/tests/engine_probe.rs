@@ -49,7 +49,11 @@ async fn the_test_engine_keeps_exactly_once_and_the_probe_leaves_nothing() {
 
     let probe = t.client.probe().await.unwrap();
 
-    assert_eq!(outcome(&probe, "transactions"), &Outcome::Supported, "{probe}");
+    assert_eq!(
+        outcome(&probe, "transactions"),
+        &Outcome::Supported,
+        "{probe}"
+    );
     assert_eq!(
         outcome(&probe, "client request tokens"),
         &Outcome::Supported,
@@ -61,7 +65,11 @@ async fn the_test_engine_keeps_exactly_once_and_the_probe_leaves_nothing() {
         "a table without a multi-attribute index says nothing of them: {probe}"
     );
     assert!(probe.capabilities.exactly_once());
-    assert_eq!(items(&t.client).await, 1, "the scratch item is gone, the order stays");
+    assert_eq!(
+        items(&t.client).await,
+        1,
+        "the scratch item is gone, the order stays"
+    );
 
     let client = t.client.with_capabilities(probe.capabilities);
     client.create(&order("o2")).await.unwrap();
@@ -142,9 +150,16 @@ async fn on_moto_tokens_are_found_ignored() {
 
     let probe = client.probe().await.unwrap();
 
-    assert_eq!(outcome(&probe, "transactions"), &Outcome::Supported, "{probe}");
+    assert_eq!(
+        outcome(&probe, "transactions"),
+        &Outcome::Supported,
+        "{probe}"
+    );
     assert!(
-        matches!(outcome(&probe, "client request tokens"), Outcome::Missing(_)),
+        matches!(
+            outcome(&probe, "client request tokens"),
+            Outcome::Missing(_)
+        ),
         "{probe}"
     );
     assert!(!probe.capabilities.exactly_once());

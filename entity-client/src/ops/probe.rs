@@ -66,7 +66,7 @@ impl fmt::Display for Probe {
     }
 }
 
-impl<S: crate::scope::Scope> Client<S> {
+impl<S: crate::scoping::Scope> Client<S> {
     /// Finds out what the engine behind this client can do, by harmless
     /// calls on the client's table: a scratch item (a fresh `$probe#..`
     /// key, deleted afterwards) written by one transaction sent twice with
