@@ -172,3 +172,18 @@ async fn on_moto_tokens_are_found_ignored() {
     client.create(&order("o1")).await.unwrap();
     assert_eq!(items(&client).await, 1);
 }
+
+#[tokio::test]
+async fn warm_opens_the_connection_and_says_when_there_is_no_server() {
+    let t = table(&[Order::MODEL]).await;
+    t.client.warm().await.unwrap();
+    t.client.put(&order("o1")).await.unwrap();
+
+    // A port nothing listens on: no answer came, which is an error.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let nowhere = Client::local(&format!("http://127.0.0.1:{port}"), "t");
+    let err = nowhere.warm().await.unwrap_err();
+    assert!(!matches!(err, Error::Unsupported { .. }), "{err:?}");
+}

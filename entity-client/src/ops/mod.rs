@@ -28,6 +28,7 @@ pub mod transact;
 pub mod unique;
 pub mod update;
 pub(crate) mod visibility;
+pub mod warm;
 pub(crate) mod whole_write;
 pub mod write;
 
