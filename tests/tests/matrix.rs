@@ -285,6 +285,25 @@ async fn walk_in<E: Row, S: Reaches<E>, T: Scans<E>>(
     assert_eq!(report.counts.rewritten, 0, "{name}: {:?}", report.counts);
     assert_eq!(body_of(&client, &b).await, None, "{name}: still deleted");
 
+    // rekey: the item moves to another key with its values and its unique
+    // values; the old key reads as gone
+    let d = client.create(&E::sample(4)).await.expect("create d");
+    let moved = client.rekey(key(&d), &d.rekeyed(40)).await.expect("rekey");
+    assert_eq!(body_of(&client, &d).await, None, "{name}: moved away");
+    assert_eq!(
+        body_of(&client, &moved).await.as_deref(),
+        Some(d.body()),
+        "{name}: moved"
+    );
+    if let Some(lookup) = E::unique(4) {
+        let holder = client.get_unique(lookup).await.expect("get_unique");
+        assert_eq!(
+            holder.map(|e| key(&e)),
+            Some(key(&moved)),
+            "{name}: the value moved"
+        );
+    }
+
     // an expired item reads as gone; its unique value is free for another
     if model.lifecycle.ttl.is_some() {
         let c = client.create(&E::sample(3)).await.expect("create c");

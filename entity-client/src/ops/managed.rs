@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::managed::{IdKind, TimestampModel};
-use entity_core::{Entity, Item};
+use entity_core::{Entity, Item, PrimaryKey};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What kind of whole-entity write is stamped.
@@ -317,5 +317,36 @@ pub(crate) fn created_values<E: Entity>(stamped: &Stamped<E>) -> Result<Vec<Opti
     Ok(match &stamped.entity {
         Some(entity) => entity.unique_values(),
         None => E::from_item(stamped.item.clone())?.unique_values(),
+    })
+}
+
+/// The table key of a stamped entity.
+pub(crate) fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
+    Ok(match &stamped.entity {
+        Some(entity) => entity.primary_key(),
+        None => E::from_item(stamped.item.clone())?.primary_key(),
+    })
+}
+
+/// The entity stamped as `item` (expecting version `expected`), with the
+/// stored item's `created_at` when there is a stored item (a put keeps the
+/// creation time), read back so that its keys are composed from it.
+pub(crate) fn keep_created<E: Entity>(
+    item: &Item,
+    expected: Option<u64>,
+    stored: Option<&Item>,
+) -> Result<Stamped<E>> {
+    let mut item = item.clone();
+    if let (Some(created_at), Some(stored)) = (E::MODEL.managed.created_at, stored) {
+        if let Some(value) = stored.get(created_at.attribute) {
+            item.insert(created_at.attribute.to_owned(), value.clone());
+        }
+    }
+    let entity = E::from_item(item)?;
+    Ok(Stamped {
+        item: entity.to_item()?,
+        entity: Some(entity),
+        expected,
+        created_unset: false,
     })
 }

@@ -18,6 +18,7 @@ pub(crate) mod operation;
 pub mod paging;
 pub mod probe;
 pub mod query;
+pub mod rekey;
 pub(crate) mod render;
 pub(crate) mod rmw;
 pub mod scan;

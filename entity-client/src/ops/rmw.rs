@@ -95,7 +95,7 @@ impl<E: Entity> Current<E> {
     /// Whether a failed write failed because another write changed the
     /// item after it was read (it appeared, went, or changed), rather than
     /// on a condition that holds against the item as read.
-    fn raced(&self, error: &Error) -> bool {
+    pub(crate) fn raced(&self, error: &Error) -> bool {
         let Error::ConditionFailed { old, .. } = error else {
             return false;
         };

@@ -241,6 +241,41 @@ pub(crate) fn repoint<E: Entity>(
         .collect()
 }
 
+/// The sentinels of an item moving from the key of `previous` (which
+/// holds the values `held`) to that of `moved` (holding `holds`), in the
+/// move's transaction: a value it keeps points to the new key, one it
+/// drops is freed, one it takes is claimed.
+pub(crate) fn rekey_moves<E: Entity>(
+    client: &Client,
+    (previous, held): (&Item, &[Option<String>]),
+    (moved, holds): (&Item, &[Option<String>]),
+) -> Result<Vec<Companion>> {
+    let table = client.checked_table()?;
+    let mut companions = Vec::new();
+    for (i, constraint) in E::MODEL.managed.unique.iter().enumerate() {
+        let (before, after) = (
+            held.get(i).cloned().flatten(),
+            holds.get(i).cloned().flatten(),
+        );
+        if let (Some(before), Some(after)) = (&before, &after) {
+            if before == after {
+                let value = after.clone();
+                companions.push(put_sentinel_from::<E>(
+                    table, constraint, value, moved, previous,
+                )?);
+                continue;
+            }
+        }
+        if let Some(before) = before {
+            companions.push(delete_sentinel::<E>(table, constraint, &before, previous)?);
+        }
+        if let Some(after) = after {
+            companions.push(put_sentinel::<E>(table, constraint, after, moved)?);
+        }
+    }
+    Ok(companions)
+}
+
 /// A unique value an item holds that another item's sentinel already
 /// claims: two stored items share a value of a unique constraint (they were
 /// written before the constraint existed). A migration with

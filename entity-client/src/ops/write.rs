@@ -6,7 +6,7 @@
 //! sentinels in the same transaction, and is sent so that no retry applies
 //! it twice ([`single`](super::single)).
 
-use super::managed::{self, created_values, Mode, Stamped};
+use super::managed::{self, created_values, keep_created, stamped_key, Mode, Stamped};
 use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, SingleWrite};
 use super::whole_write::WholeWrite;
@@ -17,7 +17,7 @@ use crate::scoping::{Reaches, Scope};
 use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::Condition;
-use entity_core::{Entity, Item, PrimaryKey};
+use entity_core::{Entity, Item};
 use std::marker::PhantomData;
 
 /// A whole-item write: `put` replaces the item, `create` fails if it
@@ -379,35 +379,4 @@ fn created_guard<E: Entity>(current: &Current<E>) -> (Condition<E>, bool) {
         Some(None) => (super::exists::<E>(), false),
         None => (not_exists::<E>(), false),
     }
-}
-
-/// The table key of a stamped entity.
-fn stamped_key<E: Entity>(stamped: &Stamped<E>) -> Result<PrimaryKey<E>> {
-    Ok(match &stamped.entity {
-        Some(entity) => entity.primary_key(),
-        None => E::from_item(stamped.item.clone())?.primary_key(),
-    })
-}
-
-/// The entity stamped as `item` (expecting version `expected`), with the
-/// stored item's `created_at` when there is a stored item (a put keeps the
-/// creation time), read back so that its keys are composed from it.
-fn keep_created<E: Entity>(
-    item: &Item,
-    expected: Option<u64>,
-    stored: Option<&Item>,
-) -> Result<Stamped<E>> {
-    let mut item = item.clone();
-    if let (Some(created_at), Some(stored)) = (E::MODEL.managed.created_at, stored) {
-        if let Some(value) = stored.get(created_at.attribute) {
-            item.insert(created_at.attribute.to_owned(), value.clone());
-        }
-    }
-    let entity = E::from_item(item)?;
-    Ok(Stamped {
-        item: entity.to_item()?,
-        entity: Some(entity),
-        expected,
-        created_unset: false,
-    })
 }
