@@ -101,6 +101,7 @@ pub mod guide;
 mod keys;
 pub mod limits;
 mod ops;
+mod rate_limit;
 mod scoping;
 pub mod stats;
 pub mod streams;
@@ -138,6 +139,7 @@ pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,
 };
+pub use rate_limit::{RateLimit, Rates};
 pub use stats::{Stats, StatsConfig};
 pub use tenancy::{TenantBatchWrite, TenantClient};
 
