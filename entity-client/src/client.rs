@@ -333,11 +333,18 @@ impl<S: Scope> Client<S> {
     }
 
     /// Waits until the client's capacity budget ([`Client::with_rate_limit`])
-    /// of `kinds` is out of debt: what a bulk operation does before each
-    /// request.
-    pub(crate) async fn capacity_ready(&self, kinds: &[Kind]) {
+    /// of `kind` lets one more request through: what a bulk operation does
+    /// before each request.
+    pub(crate) async fn capacity_ready(&self, kind: Kind) {
         if let Some(limit) = &self.inner.rate_limit {
-            limit.ready(kinds).await;
+            limit.ready(kind).await;
+        }
+    }
+
+    /// Waits until the client's capacity budget of `kind` is out of debt.
+    pub(crate) async fn capacity_paid_up(&self, kind: Kind) {
+        if let Some(limit) = &self.inner.rate_limit {
+            limit.paid_up(kind).await;
         }
     }
 

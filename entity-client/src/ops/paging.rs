@@ -142,7 +142,7 @@ pub(crate) async fn send(
     start: Option<Item>,
     limit: Option<i32>,
 ) -> Result<(Vec<Item>, Option<Item>)> {
-    p.client.capacity_ready(&[Kind::Read]).await;
+    p.client.capacity_ready(Kind::Read).await;
     let sdk = &p.client.inner.sdk;
     match &p.source {
         Source::Query {

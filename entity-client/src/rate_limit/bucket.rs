@@ -44,6 +44,14 @@ pub(crate) struct Bucket {
     /// The last throttle: a step up waits for a quiet period after it.
     throttled: Option<Instant>,
     adaptation: Option<Adaptation>,
+    /// What a request of this kind consumed lately (a moving average):
+    /// what a request is charged when it passes ([`Bucket::pass`]), before
+    /// its own estimate is known.
+    typical: f64,
+    /// What passes charged that no estimate has yet taken the place of,
+    /// and how many passes that is.
+    prepaid: f64,
+    passes: u32,
     /// Units DynamoDB reported consumed, and throttles seen.
     pub(crate) consumed: f64,
     pub(crate) throttles: u64,
@@ -61,6 +69,9 @@ impl Bucket {
             updated: now,
             changed: now,
             throttled: None,
+            typical: 1.0,
+            prepaid: 0.0,
+            passes: 0,
             adaptation,
             consumed: 0.0,
             throttles: 0,
@@ -104,6 +115,38 @@ impl Bucket {
         (self.balance < 0.0).then(|| Duration::from_secs_f64(-self.balance / self.rate))
     }
 
+    /// What a request of this kind consumed lately.
+    pub(crate) fn typical(&self) -> f64 {
+        self.typical
+    }
+
+    /// Lets a request through when the budget is out of debt (`None`),
+    /// charging it what a request typically consumes at once, so requests
+    /// that wait together pass one after another, not all at the moment
+    /// the debt is paid; else how long to wait.
+    pub(crate) fn pass(&mut self, now: Instant) -> Option<Duration> {
+        let wait = self.wait(now);
+        if wait.is_none() && self.limited() {
+            self.balance -= self.typical;
+            self.prepaid += self.typical;
+            self.passes += 1;
+        }
+        wait
+    }
+
+    /// Charges a request's estimate in place of what its pass prepaid
+    /// (an even share of what passes prepaid: requests are not matched to
+    /// their passes, the sum is right).
+    pub(crate) fn charge_estimate(&mut self, units: f64, now: Instant) {
+        let share = match self.passes {
+            0 => 0.0,
+            passes => self.prepaid / f64::from(passes),
+        };
+        self.passes = self.passes.saturating_sub(1);
+        self.prepaid -= share;
+        self.charge(units - share, now);
+    }
+
     /// Charges `units` (negative: gives back an estimate that was too high).
     pub(crate) fn charge(&mut self, units: f64, now: Instant) {
         if units.is_finite() && self.limited() {
@@ -116,6 +159,7 @@ impl Bucket {
     /// has seen no throttle for a quiet period steps up.
     pub(crate) fn consumed(&mut self, units: f64, now: Instant) {
         self.consumed += units;
+        self.typical = 0.5 * (self.typical + units);
         if let Some(adaptation) = self.adaptation {
             let quiet_since = |at: Instant| now.saturating_duration_since(at) >= adaptation.quiet;
             let quiet = quiet_since(self.changed) && self.throttled.is_none_or(quiet_since);
@@ -179,6 +223,29 @@ mod tests {
         bucket.charge(-10.0, start + Duration::from_millis(2500));
         let wait = bucket.wait(start + Duration::from_millis(2500)).unwrap();
         assert!((wait.as_secs_f64() - 1.0).abs() < 1e-9, "{wait:?}");
+    }
+
+    #[test]
+    fn a_pass_prepays_a_typical_request_and_its_estimate_takes_its_place() {
+        // (1 unit typical until a request is answered.)
+        let start = Instant::now();
+        let mut bucket = Bucket::new(10.0, None, start);
+        assert_eq!(bucket.pass(start), None);
+        // The next waits for the typical request (1 unit) to be paid.
+        assert!(bucket.pass(start).is_some());
+        bucket.charge_estimate(5.0, start);
+        let wait = bucket.wait(start).unwrap();
+        assert!((wait.as_secs_f64() - 0.5).abs() < 1e-9, "{wait:?}");
+        // A typical cost above the estimate is given back.
+        bucket.typical = 4.0;
+        bucket.charge(-5.0, start);
+        assert_eq!(bucket.pass(start), None);
+        bucket.charge_estimate(1.0, start);
+        assert_eq!(bucket.wait(start + Duration::from_millis(100)), None);
+        for _ in 0..20 {
+            bucket.consumed(5.0, start);
+        }
+        assert!((bucket.typical() - 5.0).abs() < 0.01);
     }
 
     #[test]

@@ -19,7 +19,7 @@ const WRITE_UNIT: usize = 1024;
 /// `input` will.
 pub(crate) fn estimate(operation: Operation, input: &Input, limit: &RateLimit) -> (Kind, f64) {
     if operation.is_read() {
-        return (Kind::Read, limit.typical_read());
+        return (Kind::Read, limit.typical(Kind::Read));
     }
     let units = if let Some(i) = input.downcast_ref::<BatchWriteItemInput>() {
         let requests = i.request_items.iter().flat_map(|r| r.values()).flatten();

@@ -73,9 +73,6 @@ pub struct RateLimit {
 struct Shared {
     read: Mutex<Bucket>,
     write: Mutex<Bucket>,
-    /// What a read request typically consumed lately: the estimate of the
-    /// next one (a read's request names no item sizes).
-    typical_read: Mutex<f64>,
 }
 
 /// Capacity units per second, of reads and of writes.
@@ -151,7 +148,6 @@ impl RateLimit {
             shared: Arc::new(Shared {
                 read: Mutex::new(Bucket::new(read_units, adaptation, now)),
                 write: Mutex::new(Bucket::new(write_units, adaptation, now)),
-                typical_read: Mutex::new(1.0),
             }),
         }
     }
@@ -211,22 +207,34 @@ impl RateLimit {
         bucket.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits until no budget of `kinds` is in debt.
-    pub(crate) async fn ready(&self, kinds: &[Kind]) {
-        for &kind in kinds {
-            loop {
-                let wait = self.bucket(kind).wait(Instant::now());
-                match wait {
-                    Some(wait) => tokio::time::sleep(wait).await,
-                    None => break,
-                }
+    /// Waits until the budget of `kind` is out of debt, and lets one
+    /// request of it through ([`Bucket::pass`]).
+    pub(crate) async fn ready(&self, kind: Kind) {
+        loop {
+            let wait = self.bucket(kind).pass(Instant::now());
+            match wait {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => return,
             }
         }
     }
 
-    /// Charges an estimate (or gives one back, negative).
+    /// Waits until the budget of `kind` is out of debt (for requests of
+    /// another kind that come with ones of this kind: a migration's page
+    /// and its rewrites).
+    pub(crate) async fn paid_up(&self, kind: Kind) {
+        loop {
+            let wait = self.bucket(kind).wait(Instant::now());
+            match wait {
+                Some(wait) => tokio::time::sleep(wait).await,
+                None => return,
+            }
+        }
+    }
+
+    /// Charges a request's estimate when it is sent.
     pub(crate) fn charge(&self, kind: Kind, units: f64) {
-        self.bucket(kind).charge(units, Instant::now());
+        self.bucket(kind).charge_estimate(units, Instant::now());
     }
 
     /// Reconciles `estimate`, charged to `kind`, with what DynamoDB
@@ -237,28 +245,20 @@ impl RateLimit {
             (Kind::Read, reported.read_units),
             (Kind::Write, reported.write_units),
         ] {
+            if each != kind && units == 0.0 {
+                continue;
+            }
             let given = if each == kind { estimate } else { 0.0 };
             let mut bucket = self.bucket(each);
             bucket.charge(units - given, now);
             bucket.consumed(units, now);
         }
-        if kind == Kind::Read {
-            let mut typical = self
-                .shared
-                .typical_read
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            *typical = 0.75 * *typical + 0.25 * reported.read_units;
-        }
     }
 
-    /// What a read request is expected to consume.
-    pub(crate) fn typical_read(&self) -> f64 {
-        *self
-            .shared
-            .typical_read
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+    /// What a request of `kind` consumed lately: the estimate of a read,
+    /// whose request names no item sizes.
+    pub(crate) fn typical(&self, kind: Kind) -> f64 {
+        self.bucket(kind).typical()
     }
 
     /// A request of `kind` was throttled.

@@ -395,7 +395,7 @@ impl Chunk {
     /// written, or all unprocessed with its error.
     async fn send(self, client: &Client, output: &mut BatchWriteOutput) {
         let Chunk { mut writes, keys } = self;
-        client.capacity_ready(&[Kind::Write]).await;
+        client.capacity_ready(Kind::Write).await;
         *writes.client_mut() = client.clone();
         match writes.execute().await {
             Ok(()) => output.written += keys.len(),

@@ -253,7 +253,7 @@ impl Chunks<'_> {
                 .batch_write_item()
                 .request_items(self.table, requests);
             async move {
-                self.client.capacity_ready(&[Kind::Write]).await;
+                self.client.capacity_ready(Kind::Write).await;
                 let output = request.send().await.map_err(|e| {
                     (
                         from_sdk("BatchWriteItem", entity.unwrap_or("batch"), e)

@@ -357,9 +357,9 @@ impl Run {
             .map(|s| wire_count("page size", s, MAX_LIMIT))
             .transpose()?;
         loop {
-            // The page's rewrites are charged as they are sent: the next
-            // page waits for the writes as well as the reads.
-            self.client.capacity_ready(&[Kind::Read, Kind::Write]).await;
+            // A page's rewrites are charged as they are sent: the next page
+            // waits for them to be paid, and for its read (`paging::send`).
+            self.client.capacity_paid_up(Kind::Write).await;
             let (items, last) = paging::send(&prepared, start.take(), limit).await?;
             let outcomes: Vec<(Outcome, Backfilled)> = stream::iter(items)
                 .map(|item| {
