@@ -59,6 +59,8 @@
 //! * [`guide::collections`]: several entities read with one Query.
 //! * [`guide::versions`]: entity versions and migrations.
 //! * [`guide::streams`]: DynamoDB Streams and Lambda events.
+//! * [`guide::capacity`]: rate limits on scans, batch writes and
+//!   migrations.
 //! * [`guide::design`]: the table design export.
 //! * [`guide::composition`]: how the features compose, operation by
 //!   operation.

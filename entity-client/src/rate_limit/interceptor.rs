@@ -175,9 +175,9 @@ impl<S: Scope> Client<S> {
     /// its clones send to `limit`: each is charged the capacity DynamoDB
     /// reports it consumed (the client asks every request for
     /// `ReturnConsumedCapacity`), and its bulk operations (scans, with
-    /// every parallel segment on the one budget; batch writes; migrations
-    /// and their backfills) wait for the budget before each request. Other
-    /// operations are charged, not delayed. An operation's own limit
+    /// every parallel segment on the one budget, and query pages; batch
+    /// writes; migrations and their backfills) wait for the budget before
+    /// each request. Other operations are charged, not delayed. An operation's own limit
     /// (`.rate_limit(..)`) takes the place of this one for it.
     ///
     /// See [`RateLimit`] and the [capacity guide](crate::guide::capacity).
