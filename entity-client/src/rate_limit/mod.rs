@@ -156,13 +156,15 @@ impl RateLimit {
     /// cloning the limit).
     fn adapted(self, change: impl Fn(&mut Adaptation)) -> Self {
         let (read, write) = (self.bucket(Kind::Read), self.bucket(Kind::Write));
-        let ceilings = (read.ceiling(), write.ceiling());
-        let Some(mut adaptation) = read.adaptation() else {
-            return self.clone();
-        };
+        let (ceilings, adaptation) = ((read.ceiling(), write.ceiling()), read.adaptation());
         drop((read, write));
-        change(&mut adaptation);
-        Self::new(ceilings.0, ceilings.1, Some(adaptation))
+        match adaptation {
+            Some(mut adaptation) => {
+                change(&mut adaptation);
+                Self::new(ceilings.0, ceilings.1, Some(adaptation))
+            }
+            None => self,
+        }
     }
 
     /// The lowest rate of an adaptive limit, as a fraction of its ceiling
