@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
+use crate::rate_limit::{Kind, RateLimit};
 use crate::scoping::{Reads, Scope, Unscoped};
 use entity_core::Readable;
 
@@ -101,6 +102,9 @@ pub(crate) struct Inner {
     /// Request statistics, when [`Client::with_stats`] turned them on
     /// (a `stats::Stats`).
     pub(crate) stats: Option<Arc<dyn Extension>>,
+    /// The capacity budget of [`Client::with_rate_limit`], which bulk
+    /// operations wait for.
+    pub(crate) rate_limit: Option<RateLimit>,
     /// The tenant of a tenant client ([`Client::tenant`]).
     pub(crate) tenant: Option<Arc<str>>,
     /// The tenant clients made from this client, for reuse.
@@ -108,6 +112,14 @@ pub(crate) struct Inner {
     /// `sdk` with the batch policy's retries, made when a batch first
     /// needs it ([`Client::batch_sdk`]).
     batch_sdk: OnceLock<aws_sdk_dynamodb::Client>,
+}
+
+impl Inner {
+    /// Forgets what was made from the SDK client and policies (the batch
+    /// SDK client), to be made again from them as they are now.
+    pub(crate) fn reset_derived(&mut self) {
+        self.batch_sdk = OnceLock::new();
+    }
 }
 
 /// A value that a layer above the client keeps on it (the statistics of
@@ -201,6 +213,7 @@ impl Client {
                 engine: crate::Engine::default(),
                 capabilities: crate::Engine::default().capabilities(),
                 stats: None,
+                rate_limit: None,
                 tenant: None,
                 tenants: Default::default(),
                 batch_sdk: OnceLock::new(),
@@ -300,7 +313,7 @@ impl Client {
         change(&mut inner);
         // Made again from the table, SDK client and policy as they are now.
         inner.table_error = crate::limits::check_table_name(&inner.table).err();
-        inner.batch_sdk = OnceLock::new();
+        inner.reset_derived();
         Self {
             inner: Arc::new(inner),
             scope: self.scope,
@@ -336,6 +349,22 @@ impl<S: Scope> Client<S> {
                 config.retry_config(self.inner.batch.sdk_retries()).build(),
             )
         })
+    }
+
+    /// Waits until the client's capacity budget ([`Client::with_rate_limit`])
+    /// of `kind` lets one more request through: what a bulk operation does
+    /// before each request.
+    pub(crate) async fn capacity_ready(&self, kind: Kind) {
+        if let Some(limit) = &self.inner.rate_limit {
+            limit.ready(kind).await;
+        }
+    }
+
+    /// Waits until the client's capacity budget of `kind` is out of debt.
+    pub(crate) async fn capacity_paid_up(&self, kind: Kind) {
+        if let Some(limit) = &self.inner.rate_limit {
+            limit.paid_up(kind).await;
+        }
     }
 
     /// The current time of the client's clock.

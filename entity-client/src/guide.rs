@@ -36,6 +36,8 @@
 //!   migrations.
 //! * [`streams`]: DynamoDB Streams records and Lambda events as typed
 //!   changes.
+//! * [`capacity`]: rate limits on bulk work (scans, batch writes,
+//!   migrations), fixed or adaptive, charged with consumed capacity.
 //! * [`design`]: the table design as a NoSQL Workbench model, a Markdown
 //!   table or an HTML page.
 //! * [`composition`]: the order a write runs the features in, the read
@@ -91,6 +93,9 @@ pub mod versions {}
 
 #[doc = include_str!("../docs/streams.md")]
 pub mod streams {}
+
+#[doc = include_str!("../docs/capacity.md")]
+pub mod capacity {}
 
 #[doc = include_str!("../docs/design.md")]
 pub mod design {}

@@ -59,6 +59,8 @@
 //! * [`guide::collections`]: several entities read with one Query.
 //! * [`guide::versions`]: entity versions and migrations.
 //! * [`guide::streams`]: DynamoDB Streams and Lambda events.
+//! * [`guide::capacity`]: rate limits on scans, batch writes and
+//!   migrations.
 //! * [`guide::design`]: the table design export.
 //! * [`guide::composition`]: how the features compose, operation by
 //!   operation.
@@ -104,6 +106,7 @@ pub mod guide;
 mod keys;
 pub mod limits;
 mod ops;
+mod rate_limit;
 mod scoping;
 pub mod stats;
 pub mod streams;
@@ -142,6 +145,7 @@ pub use ops::{
     ReturnNew, ReturnNothing, ReturnOld, ReturnStored, ReturnUpdatedNew, ReturnUpdatedOld,
     Returning,
 };
+pub use rate_limit::{RateLimit, Rates};
 pub use stats::{Stats, StatsConfig};
 pub use tenancy::{TenantBatchWrite, TenantClient};
 

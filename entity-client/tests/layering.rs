@@ -29,9 +29,12 @@ const LAYERS: &[(&str, usize)] = &[
     ("cursor.rs", 0),
     ("guide.rs", 0),
     ("scoping.rs", 0),
-    // L1 client core: the client, its configuration, policies, clock and
-    // the typed extensions the layers above keep on it.
+    // L1 client core: the client, its configuration, policies (the
+    // capacity budget of a rate limit among them), clock and the typed
+    // extensions the layers above keep on it.
     ("client.rs", 1),
+    ("rate_limit/mod.rs", 1),
+    ("rate_limit/bucket.rs", 1),
     // L2 request: what a request holds (`Returning`, `Expressions`) and how
     // its expressions render.
     ("ops/mod.rs", 2),
@@ -63,6 +66,10 @@ const LAYERS: &[(&str, usize)] = &[
     ("stats/config.rs", 4),
     ("stats/record.rs", 4),
     ("stats/extract.rs", 4),
+    // The rate limit's interceptor and its estimates, which read requests
+    // and answers through stats' extraction.
+    ("rate_limit/estimate.rs", 4),
+    ("rate_limit/interceptor.rs", 4),
     // L5 operations: the builders, thin, importing no other builder.
     ("ops/", 5),
     // L6 front doors: tenancy, migrations, table drift (over create_table's

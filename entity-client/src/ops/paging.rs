@@ -6,6 +6,7 @@
 use crate::cursor;
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::{wire_count, MAX_LIMIT};
+use crate::rate_limit::Kind;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Item, Readable};
@@ -134,12 +135,14 @@ impl State {
     }
 }
 
-/// Sends one request: the items and the LastEvaluatedKey.
+/// Sends one request, once the client's capacity budget allows: the
+/// items and the LastEvaluatedKey.
 pub(crate) async fn send(
     p: &Prepared,
     start: Option<Item>,
     limit: Option<i32>,
 ) -> Result<(Vec<Item>, Option<Item>)> {
+    p.client.capacity_ready(Kind::Read).await;
     let sdk = &p.client.inner.sdk;
     match &p.source {
         Source::Query {

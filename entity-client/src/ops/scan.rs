@@ -8,6 +8,7 @@ use super::visibility::{Shown, Visibility};
 use crate::cursor::Fingerprint;
 use crate::error::{Error, Result, ValidationError};
 use crate::limits::{wire_count, MAX_SCAN_SEGMENTS};
+use crate::rate_limit::RateLimit;
 use crate::scoping::{Scans, Scope};
 use crate::trace::Op;
 use crate::Client;
@@ -116,6 +117,26 @@ impl<E: Entity + Send + 'static> Scan<E> {
     }
 
     crate::ops::visibility::shown_methods!(listing);
+
+    /// Holds this scan to `limit` instead of the client's
+    /// ([`Client::with_rate_limit`](crate::Client::with_rate_limit)): each
+    /// page waits until the pages before it are paid for, every parallel
+    /// segment drawing on the one budget. A
+    /// [`page_size`](Self::page_size) smooths the rate (a page of up to
+    /// 1 MB costs up to 128 read units).
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity, RateLimit};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let limit = RateLimit::fixed(100.0, f64::INFINITY);
+    /// let docs: Vec<Doc> = client.scan().segments(4).page_size(200).rate_limit(limit).all().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.client = self.client.with_rate_limit(limit);
+        self
+    }
 
     /// At most `limit` items in all.
     pub fn limit(mut self, limit: u32) -> Self {

@@ -25,6 +25,7 @@ use crate::ops::managed::Mode;
 use crate::ops::operation::{operation, Operation};
 use crate::ops::single::IdentityGuard;
 use crate::ops::transact::TransactWrite;
+use crate::rate_limit::{Kind, RateLimit};
 use crate::scoping::{Reaches, Reads};
 use crate::trace::Op;
 use crate::Client;
@@ -128,6 +129,14 @@ impl TenantClient {
 }
 
 impl TenantBatchWrite {
+    /// Holds this batch to `limit` instead of the client's
+    /// ([`Client::with_rate_limit`](crate::Client::with_rate_limit)): each
+    /// transaction waits until the ones before it are paid for.
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.client = self.client.with_rate_limit(limit);
+        self
+    }
+
     /// Writes a whole item of this tenant, with its generated ids and
     /// timestamps filled in as a transaction's put fills them (an unset
     /// `created_at` keeps the stored item's; see
@@ -386,6 +395,7 @@ impl Chunk {
     /// written, or all unprocessed with its error.
     async fn send(self, client: &Client, output: &mut BatchWriteOutput) {
         let Chunk { mut writes, keys } = self;
+        client.capacity_ready(Kind::Write).await;
         *writes.client_mut() = client.clone();
         match writes.execute().await {
             Ok(()) => output.written += keys.len(),

@@ -10,6 +10,7 @@ use crate::error::{Error, Result, ValidationError};
 use crate::keys::{KeyId, KeyRef};
 use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
 use crate::ops::managed::Mode;
+use crate::rate_limit::RateLimit;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
@@ -242,6 +243,25 @@ impl<S: Scope> BatchWrite<S> {
             put_request(&client, &hasher, &entity).map_err(|error| (E::MODEL.name, error))
         });
         self.streams.push(converted.boxed());
+        self
+    }
+
+    /// Holds this batch to `limit` instead of the client's
+    /// ([`Client::with_rate_limit`](crate::Client::with_rate_limit)): each
+    /// chunk, and each retry of what came back unprocessed, waits until the
+    /// chunks before it are paid for.
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity, RateLimit};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let docs = (0..10_000).map(|i| Doc { id: format!("doc-{i}") });
+    /// let limit = RateLimit::fixed(f64::INFINITY, 1_000.0);
+    /// let out = client.batch_write().put_iter(docs).rate_limit(limit).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.client = self.client.with_rate_limit(limit);
         self
     }
 

@@ -8,6 +8,7 @@
 use super::until_processed;
 use crate::error::{from_sdk, Error};
 use crate::keys::{KeyId, KeyRef};
+use crate::rate_limit::Kind;
 use crate::Client;
 use aws_sdk_dynamodb::types::WriteRequest;
 use entity_core::{IndexModel, Item};
@@ -252,6 +253,7 @@ impl Chunks<'_> {
                 .batch_write_item()
                 .request_items(self.table, requests);
             async move {
+                self.client.capacity_ready(Kind::Write).await;
                 let output = request.send().await.map_err(|e| {
                     (
                         from_sdk("BatchWriteItem", entity.unwrap_or("batch"), e)

@@ -15,6 +15,7 @@ use super::visibility::Visibility;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
 use crate::ops::unique::{Backfilled, UniqueConflict};
+use crate::rate_limit::{Kind, RateLimit};
 use crate::scoping::{Scans, Scope};
 use crate::trace::Op;
 use crate::Client;
@@ -204,6 +205,30 @@ impl<E: Entity + Send + 'static> Migrate<E> {
         self
     }
 
+    /// Holds this migration (its scan, rewrites and unique backfill) to
+    /// `limit` instead of the client's
+    /// ([`Client::with_rate_limit`](crate::Client::with_rate_limit)):
+    /// every segment draws on the one budget, and each page waits until
+    /// the reads and writes of the pages before it are paid for. A smaller
+    /// [`page_size`](Self::page_size) smooths the rate.
+    ///
+    /// ```no_run
+    /// # use entity_client::{Client, Entity, RateLimit};
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Task { id: String }
+    /// # async fn demo(client: Client) -> entity_client::Result<()> {
+    /// let report = client
+    ///     .migrate::<Task>()
+    ///     .segments(8)
+    ///     .page_size(100)
+    ///     .rate_limit(RateLimit::adaptive(400.0, 200.0))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.client = self.client.with_rate_limit(limit);
+        self
+    }
+
     /// Continues a run from a checkpoint it reported: segments already done
     /// are not read again, the others continue after their last key.
     pub fn resume(mut self, checkpoint: MigrationCheckpoint) -> Self {
@@ -332,6 +357,9 @@ impl Run {
             .map(|s| wire_count("page size", s, MAX_LIMIT))
             .transpose()?;
         loop {
+            // A page's rewrites are charged as they are sent: the next page
+            // waits for them to be paid, and for its read (`paging::send`).
+            self.client.capacity_paid_up(Kind::Write).await;
             let (items, last) = paging::send(&prepared, start.take(), limit).await?;
             let outcomes: Vec<(Outcome, Backfilled)> = stream::iter(items)
                 .map(|item| {
