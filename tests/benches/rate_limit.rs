@@ -13,9 +13,9 @@
 //! mean anything). `cargo bench -p entity-tests --bench rate_limit`; a run
 //! without `--bench` (`cargo test --benches`) is quick: 1,000 items.
 
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{Client, EmbeddedDynamo, Entity, RateLimit};
 use entity_tests::bench::quick;
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -122,7 +122,11 @@ async fn main() {
 /// (throttled without end) nor starved.
 async fn adaptive(server: &EmbeddedDynamo, items: u32, quick: bool) {
     let provisioned = if quick { 250.0 } else { 500.0 };
-    let proxy = Arc::new(FaultProxy::start_metering(server.endpoint()).await);
+    let proxy = Arc::new(
+        FaultProxy::start_metering(server.endpoint())
+            .await
+            .expect("proxy"),
+    );
     let name = "rate_limit_bench";
     let sdk = entity_tests::harness::fast_sdk(proxy.endpoint(), "rate_limit_bench");
     let limit = RateLimit::adaptive(f64::INFINITY, provisioned * 4.0)
@@ -141,7 +145,7 @@ async fn adaptive(server: &EmbeddedDynamo, items: u32, quick: bool) {
             while !done.load(Ordering::Relaxed) {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 let now = Instant::now();
-                let written = proxy.capacity("BatchWriteItem").write;
+                let written = proxy.faults().capacity(Operation::BatchWriteItem).write;
                 window.push_back((now, written));
                 while window
                     .front()
@@ -153,9 +157,11 @@ async fn adaptive(server: &EmbeddedDynamo, items: u32, quick: bool) {
                 let span = (now - since).as_secs_f64();
                 if span > 0.5
                     && (written - before) / span > provisioned
-                    && proxy.pending("BatchWriteItem") == 0
+                    && proxy.faults().pending(Operation::BatchWriteItem) == 0
                 {
-                    proxy.script("BatchWriteItem", [Fault::Throttling]);
+                    proxy
+                        .faults()
+                        .script(Operation::BatchWriteItem, [Fault::Throttling]);
                 }
                 samples.push((now, written, limit.rates().write_units));
             }
@@ -172,7 +178,7 @@ async fn adaptive(server: &EmbeddedDynamo, items: u32, quick: bool) {
     done.store(true, Ordering::Relaxed);
     let samples = watcher.await.expect("watcher");
     assert!(out.is_complete(), "nothing dropped: {out:?}");
-    let units = proxy.capacity("BatchWriteItem").write;
+    let units = proxy.faults().capacity(Operation::BatchWriteItem).write;
     let achieved = units / elapsed.as_secs_f64();
     // The second half of the run, once the limit has found the capacity.
     let later = &samples[samples.len() / 2..];

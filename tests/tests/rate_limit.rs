@@ -9,8 +9,8 @@
 //! with room for a loaded machine. Exact targets are the bench's
 //! (`tests/benches/rate_limit.rs`).
 
+use entity_client::faults::{Fault, FaultProxy, Operation};
 use entity_client::{BatchPolicy, Client, Entity, RateLimit};
-use entity_tests::fault_proxy::{Fault, FaultProxy};
 use entity_tests::harness::{table, TestTable};
 use std::time::{Duration, Instant};
 
@@ -278,7 +278,7 @@ async fn every_scope_is_held_to_the_clients_limit() {
 #[tokio::test]
 async fn an_adaptive_limit_steps_down_on_throttles_and_back_up_without_dropping_anything() {
     let t = table(&[Doc::MODEL]).await;
-    let proxy = FaultProxy::start(&t.endpoint()).await;
+    let proxy = FaultProxy::start(&t.endpoint()).await.expect("proxy");
     let name = t.client.table().to_owned();
     let limit = RateLimit::adaptive(f64::INFINITY, 400.0).quiet_period(Duration::from_millis(100));
     let client = Client::new(
@@ -294,7 +294,9 @@ async fn an_adaptive_limit_steps_down_on_throttles_and_back_up_without_dropping_
     .with_rate_limit(limit.clone());
 
     // Throttled: the SDK's retries of whole batches.
-    proxy.script("BatchWriteItem", [Fault::Throttling; 3]);
+    proxy
+        .faults()
+        .script(Operation::BatchWriteItem, [Fault::Throttling; 3]);
     let out = client.batch_write().put_iter(docs(100)).await.unwrap();
     assert!(
         out.is_complete() && out.written == 100,
