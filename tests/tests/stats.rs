@@ -344,3 +344,30 @@ async fn hashed_keys_hide_the_values() {
     assert!(matches!(report.top_keys[0].key, KeyLabel::Hashed(_)));
     assert!(!report.to_string().contains("secret-user"), "{report}");
 }
+
+/// A client made recording after its parent ran a batch still records its
+/// own batches: the batch SDK client is made again from the recording one.
+#[tokio::test]
+async fn a_recording_client_made_after_a_batch_records_its_batches() {
+    use entity_tests::Order;
+    let t = table(&[Order::MODEL]).await;
+    let order = |id: &str| Order {
+        user_id: "u1".into(),
+        day: "2024-01-15".into(),
+        order_id: id.into(),
+        total_cents: 1,
+    };
+    t.client.batch_write().put(&order("o1")).await.unwrap();
+
+    let recording = t.client.clone().with_stats(scaled());
+    recording.batch_write().put(&order("o2")).await.unwrap();
+
+    let report = recording.stats().unwrap().report();
+    let batches = report
+        .operations
+        .iter()
+        .filter(|o| o.operation == Operation::BatchWriteItem)
+        .map(|o| o.requests)
+        .sum::<u64>();
+    assert_eq!(batches, 1, "{report}");
+}

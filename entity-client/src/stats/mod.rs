@@ -141,6 +141,8 @@ impl<S: crate::scoping::Scope> Client<S> {
             .build();
         let mut inner = Inner::clone(&self.inner);
         inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
+        // The batch SDK client is made again from the recording one.
+        inner.reset_derived();
         inner.stats = Some(Arc::new(stats));
         Self {
             inner: Arc::new(inner),
