@@ -330,6 +330,23 @@ impl CancellationReason {
     }
 }
 
+/// Two entities' projections of one shared index
+/// ([`ValidationError::IndexProjectionMismatch`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("index {index} projects {first_projection} for {first} and {second_projection} for {second}: entities sharing an index declare the same `projection`")]
+pub struct ProjectionMismatch {
+    /// The physical index.
+    pub index: String,
+    /// The entity that declared it first.
+    pub first: String,
+    /// Its projection (`ALL`, `KEYS_ONLY`, `INCLUDE (a, b)`).
+    pub first_projection: String,
+    /// The entity that declares it otherwise.
+    pub second: String,
+    /// Its projection.
+    pub second_projection: String,
+}
+
 /// A request refused before it was sent.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -412,6 +429,11 @@ pub enum ValidationError {
     /// A table cannot hold these entities together.
     #[error("{0}")]
     TableDesign(String),
+    /// Two entities share a physical index but declare different
+    /// projections for it (`#[index(.., projection = ...)]`); DynamoDB
+    /// gives an index one.
+    #[error("{0}")]
+    IndexProjectionMismatch(Box<ProjectionMismatch>),
     /// Two entities given for one table (`create_table`, the design
     /// export) would mix their items: [`Overlap`](entity_core::Overlap)
     /// says how.
