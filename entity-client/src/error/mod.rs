@@ -469,6 +469,18 @@ pub enum ValidationError {
         /// 36.
         limit: usize,
     },
+    /// A query that would read whole entities from an index declared with
+    /// a smaller projection (`projection = keys_only` or `include(..)`),
+    /// whose items lack the other fields.
+    #[error("index {index} projects {projection}, not whole items: its query cannot read whole {entity} entities")]
+    QueryOfProjectedIndex {
+        /// The physical index name.
+        index: String,
+        /// The entity queried.
+        entity: &'static str,
+        /// What the index projects: `KEYS_ONLY` or `INCLUDE`.
+        projection: &'static str,
+    },
     /// A strongly consistent read of a global secondary index, which
     /// DynamoDB does not offer.
     #[error("consistent reads are not supported on global secondary index {index}")]
