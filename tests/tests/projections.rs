@@ -262,3 +262,51 @@ async fn a_query_of_a_projected_index_is_refused_before_it_reads() {
     let all = t.client.query(Task::primary("t1")).all().await.unwrap();
     assert_eq!(all, [task]);
 }
+
+/// `Task` before it had indexes.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "proj", name = "Task")]
+#[pk(task_id)]
+#[sk()]
+struct TaskBare {
+    task_id: String,
+    owner: String,
+}
+
+/// `Task` with one projected global index.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "proj", name = "Task")]
+#[pk(task_id)]
+#[sk()]
+#[index(by_owner(gsi = "gsi1", pk(owner), sk(task_id), projection = include(title)))]
+struct TaskOwned {
+    task_id: String,
+    owner: String,
+    title: String,
+}
+
+#[tokio::test]
+async fn sync_table_adds_a_global_index_with_its_projection() {
+    let t = table(&[TaskBare::MODEL]).await;
+    let left = (t.client)
+        .sync_table(&[TaskOwned::MODEL], std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+    assert_eq!(left, []);
+    let description = (t.client.sdk().describe_table())
+        .table_name(t.client.table())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap();
+    let gsi = &description.global_secondary_indexes()[0];
+    assert_eq!(
+        shape(gsi.projection()),
+        (
+            ProjectionType::Include,
+            names(&["__entity", "__version", "title"])
+        )
+    );
+    assert_eq!(t.client.check_table(&[TaskOwned::MODEL]).await.unwrap(), []);
+}
