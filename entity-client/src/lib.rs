@@ -119,7 +119,10 @@ pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 pub use embedded::{EmbeddedDynamo, EmbeddedError};
 pub use engine::{Capabilities, Engine};
 pub use entity_core::*;
-pub use error::{CancellationReason, Error, FailedCondition, Result, SdkError, ValidationError};
+pub use error::{
+    CancellationReason, Error, FailedCondition, ProjectionMismatch, Result, SdkError,
+    ValidationError,
+};
 pub use ops::batch::get::{BatchGet, BatchGetOutput};
 pub use ops::batch::write::{BatchWrite, BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 pub use ops::delete::{Delete, Restore};
@@ -137,6 +140,7 @@ pub use ops::probe::{Outcome, Probe, ProbeCheck};
 pub use ops::query::QueryRequest;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
+pub use ops::table_projection::ProjectionDesign;
 pub use ops::transact::{TransactGet, TransactGetOutput, TransactWrite};
 pub use ops::unique::UniqueConflict;
 pub use ops::update::UpdateItem;

@@ -62,6 +62,8 @@ const LAYERS: &[(&str, usize)] = &[
     ("ops/explain.rs", 4),
     ("ops/paging.rs", 4),
     ("ops/sharded.rs", 4),
+    // What each index projects, which create_table and drift both read.
+    ("ops/table_projection.rs", 4),
     ("trace.rs", 4),
     ("stats/config.rs", 4),
     ("stats/record.rs", 4),

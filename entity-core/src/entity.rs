@@ -2,7 +2,7 @@
 //! it hands to the client.
 
 use crate::error::{DecodeError, EncodeError};
-use crate::model::{EntityModel, IndexKind};
+use crate::model::{EntityModel, IndexKind, IndexProjection};
 use crate::Item;
 use std::marker::PhantomData;
 
@@ -154,6 +154,14 @@ pub trait Readable: Sized {
         let _ = index_name;
         None
     }
+
+    /// What the physical index `index_name` projects (the client refuses
+    /// to read whole entities from an index that holds less); `None` when
+    /// it is not known here.
+    fn index_projection(index_name: &str) -> Option<IndexProjection> {
+        let _ = index_name;
+        None
+    }
 }
 
 impl<E: Entity> Readable for E {
@@ -193,5 +201,13 @@ impl<E: Entity> Readable for E {
             .iter()
             .find(|index| index.index_name == Some(index_name))
             .map(|index| index.kind)
+    }
+
+    fn index_projection(index_name: &str) -> Option<IndexProjection> {
+        E::MODEL
+            .indexes
+            .iter()
+            .find(|index| index.index_name == Some(index_name))
+            .map(|index| index.projection)
     }
 }

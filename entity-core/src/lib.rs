@@ -85,8 +85,8 @@ pub use managed::{
     WithoutUnique, WithoutVersion,
 };
 pub use model::{
-    EntityModel, FieldModel, IndexKind, IndexModel, KeyModel, NativeKeyModel, ScalarType,
-    VersionType,
+    EntityModel, FieldModel, IndexKind, IndexModel, IndexProjection, KeyModel, NativeKeyModel,
+    ScalarType, VersionType,
 };
 pub use native_key::NativeKey;
 pub use overlap::Overlap;

@@ -136,6 +136,35 @@ pub struct IndexModel {
     /// attributes, each a field's own attribute. Empty for a composed key.
     /// When set, `pk` names the first partition attribute and `sk` is `None`.
     pub multi_attribute: &'static [NativeKeyModel],
+    /// What the index holds of each item (`ALL` for the table).
+    pub projection: IndexProjection,
+}
+
+/// What a secondary index holds of each item: `#[index(name(gsi = "gsi1",
+/// pk(..), projection = keys_only))]`. Every index holds the table's and its
+/// own key attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexProjection {
+    /// The whole item (the default): queries read whole entities.
+    All,
+    /// Only the key attributes.
+    KeysOnly,
+    /// The key attributes and these fields' attributes (`include(title,
+    /// due)`); the entity's identity and version attributes go with them,
+    /// so items of entities sharing the index stay told apart.
+    Include(&'static [&'static str]),
+}
+
+impl IndexProjection {
+    /// The projection type DynamoDB names it by: `ALL`, `KEYS_ONLY` or
+    /// `INCLUDE`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            IndexProjection::All => "ALL",
+            IndexProjection::KeysOnly => "KEYS_ONLY",
+            IndexProjection::Include(_) => "INCLUDE",
+        }
+    }
 }
 
 impl IndexModel {
@@ -148,6 +177,7 @@ impl IndexModel {
             pk,
             sk,
             multi_attribute: &[],
+            projection: IndexProjection::All,
         }
     }
 
@@ -165,6 +195,7 @@ impl IndexModel {
     ///     None,
     /// );
     /// assert_eq!(BY_OWNER.index_name, Some("gsi1"));
+    /// assert_eq!(BY_OWNER.projection, entity_core::IndexProjection::All);
     /// ```
     pub const fn secondary(
         name: &'static str,
@@ -180,7 +211,28 @@ impl IndexModel {
             pk,
             sk,
             multi_attribute: &[],
+            projection: IndexProjection::All,
         }
+    }
+
+    /// This index with another projection.
+    ///
+    /// ```
+    /// use entity_core::{IndexKind, IndexModel, IndexProjection, KeyModel};
+    ///
+    /// const BY_OWNER: IndexModel = IndexModel::secondary(
+    ///     "by_owner",
+    ///     "gsi1",
+    ///     IndexKind::Global,
+    ///     KeyModel::text("gsi1pk", &["owner"], "$app#v1#task#owner_{owner}"),
+    ///     None,
+    /// )
+    /// .with_projection(IndexProjection::Include(&["title"]));
+    /// assert_eq!(BY_OWNER.projection.as_str(), "INCLUDE");
+    /// ```
+    pub const fn with_projection(mut self, projection: IndexProjection) -> Self {
+        self.projection = projection;
+        self
     }
 }
 

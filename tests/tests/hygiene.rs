@@ -77,8 +77,8 @@ mod shadowed {
     #[entity(schema = "hygiene")]
     #[pk(format = "LOG#{tenant}#{at:month}")]
     #[sk(format = "EV#{id}@{rev:unpadded}")]
-    #[index(by_seq(gsi = "gsi2", pk(seq, number)))]
-    #[index(by_region(gsi = "gsi3", multi_attribute, pk(tenant), sk(rev)))]
+    #[index(by_seq(gsi = "gsi2", pk(seq, number), projection = keys_only))]
+    #[index(by_region(gsi = "gsi3", multi_attribute, pk(tenant), sk(rev), projection = all))]
     pub struct Event {
         pub tenant: std::string::String,
         pub at: chrono::DateTime<chrono::Utc>,

@@ -5,6 +5,7 @@
 
 use super::{Design, EntityDesign};
 use crate::error::{Result, ValidationError};
+use crate::ops::table_projection::ProjectionDesign;
 use crate::TableDesign;
 use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
@@ -58,7 +59,7 @@ fn data_model(design: &Design, table: &TableDesign) -> Value {
             json!({
                 "IndexName": name,
                 "KeyAttributes": keys,
-                "Projection": { "ProjectionType": "ALL" },
+                "Projection": projection(table, name),
             })
         })
         .collect();
@@ -75,6 +76,17 @@ fn data_model(design: &Design, table: &TableDesign) -> Value {
 
 /// `{AttributeName, AttributeType}`: a key attribute's type from the
 /// table design, another's from a sample value (`S` without one).
+/// An index's projection as NoSQL Workbench writes it.
+fn projection(table: &TableDesign, index: &str) -> Value {
+    match table.projection(index) {
+        ProjectionDesign::Include(names) => json!({
+            "ProjectionType": "INCLUDE",
+            "NonKeyAttributes": names,
+        }),
+        other => json!({ "ProjectionType": other.type_name() }),
+    }
+}
+
 fn attribute(table: &TableDesign, name: &str, sample: Option<&AttributeValue>) -> Value {
     let key_type = if table.numbers.contains(name) {
         Some("N")

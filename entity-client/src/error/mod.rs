@@ -330,6 +330,23 @@ impl CancellationReason {
     }
 }
 
+/// Two entities' projections of one shared index
+/// ([`ValidationError::IndexProjectionMismatch`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("index {index} projects {first_projection} for {first} and {second_projection} for {second}: entities sharing an index declare the same `projection`")]
+pub struct ProjectionMismatch {
+    /// The physical index.
+    pub index: String,
+    /// The entity that declared it first.
+    pub first: String,
+    /// Its projection (`ALL`, `KEYS_ONLY`, `INCLUDE (a, b)`).
+    pub first_projection: String,
+    /// The entity that declares it otherwise.
+    pub second: String,
+    /// Its projection.
+    pub second_projection: String,
+}
+
 /// A request refused before it was sent.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -412,6 +429,11 @@ pub enum ValidationError {
     /// A table cannot hold these entities together.
     #[error("{0}")]
     TableDesign(String),
+    /// Two entities share a physical index but declare different
+    /// projections for it (`#[index(.., projection = ...)]`); DynamoDB
+    /// gives an index one.
+    #[error("{0}")]
+    IndexProjectionMismatch(Box<ProjectionMismatch>),
     /// Two entities given for one table (`create_table`, the design
     /// export) would mix their items: [`Overlap`](entity_core::Overlap)
     /// says how.
@@ -446,6 +468,18 @@ pub enum ValidationError {
         length: usize,
         /// 36.
         limit: usize,
+    },
+    /// A query that would read whole entities from an index declared with
+    /// a smaller projection (`projection = keys_only` or `include(..)`),
+    /// whose items lack the other fields.
+    #[error("index {index} projects {projection}, not whole items: its query cannot read whole {entity} entities")]
+    QueryOfProjectedIndex {
+        /// The physical index name.
+        index: String,
+        /// The entity queried.
+        entity: &'static str,
+        /// What the index projects: `KEYS_ONLY` or `INCLUDE`.
+        projection: &'static str,
     },
     /// A strongly consistent read of a global secondary index, which
     /// DynamoDB does not offer.

@@ -2,11 +2,12 @@
 //! (`check_table`), and adding what is missing (`sync_table`).
 
 use super::table::{build_error, enable_ttl, live_ttl, schema, wait_until_active, TableDesign};
+use super::table_projection::ProjectionDesign;
 use crate::error::{from_sdk, Result, ValidationError};
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
-    KeySchemaElement, KeyType, Projection, ProjectionType, TableDescription,
+    KeySchemaElement, KeyType, TableDescription,
 };
 use entity_core::EntityModel;
 use std::collections::BTreeMap;
@@ -53,12 +54,15 @@ pub enum Drift {
         /// As the table has them.
         found: Vec<String>,
     },
-    /// An index projects less than the whole item, which the entities read
-    /// from it.
+    /// An index projects less than the entities read from it (whole items,
+    /// or what their `projection = ...` declares). Projecting more is no
+    /// drift.
     Projection {
         /// The index.
         name: String,
-        /// Its projection type.
+        /// What the entities need: `ALL`, `KEYS_ONLY`, `INCLUDE (a, b)`.
+        expected: String,
+        /// What the index projects, alike.
         found: String,
     },
     /// An index no entity declares (left alone; it costs writes).
@@ -117,9 +121,9 @@ impl fmt::Display for Drift {
                 found.join(", "),
                 expected.join(", ")
             ),
-            Drift::Projection { name, found } => write!(
+            Drift::Projection { name, expected, found } => write!(
                 f,
-                "index {name} projects {found}, the entities read whole items from it (ALL)"
+                "index {name} projects {found}, the entities read {expected} from it"
             ),
             Drift::ExtraIndex { name } => write!(f, "index {name} is declared by no entity"),
             Drift::Ttl { expected, found: None } => {
@@ -192,24 +196,22 @@ fn compare(design: &TableDesign, table: &TableDescription, ttl: Option<String>) 
             });
         }
     }
-    let mut live: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
+    let mut live: BTreeMap<String, (Vec<String>, ProjectionDesign)> = BTreeMap::new();
     for index in table.global_secondary_indexes() {
-        let projection = index.projection().and_then(|p| p.projection_type());
         live.insert(
             index.index_name().unwrap_or_default().to_owned(),
             (
                 key_names(index.key_schema()),
-                projection.map_or("ALL", |p| p.as_str()).to_owned(),
+                ProjectionDesign::live(index.projection()),
             ),
         );
     }
     for index in table.local_secondary_indexes() {
-        let projection = index.projection().and_then(|p| p.projection_type());
         live.insert(
             index.index_name().unwrap_or_default().to_owned(),
             (
                 key_names(index.key_schema()),
-                projection.map_or("ALL", |p| p.as_str()).to_owned(),
+                ProjectionDesign::live(index.projection()),
             ),
         );
     }
@@ -228,10 +230,12 @@ fn compare(design: &TableDesign, table: &TableDescription, ttl: Option<String>) 
                         found: found.clone(),
                     });
                 }
-                if projection != "ALL" {
+                let expected = design.projection(name);
+                if !projection.covers(&expected) {
                     drifts.push(Drift::Projection {
                         name: name.clone(),
-                        found: projection.clone(),
+                        expected: expected.to_string(),
+                        found: projection.to_string(),
                     });
                 }
             }
@@ -369,11 +373,7 @@ impl Client {
         let create = CreateGlobalSecondaryIndexAction::builder()
             .index_name(name)
             .set_key_schema(Some(keys))
-            .projection(
-                Projection::builder()
-                    .projection_type(ProjectionType::All)
-                    .build(),
-            )
+            .projection(design.projection(name).to_sdk())
             .build()
             .map_err(build_error)?;
         update

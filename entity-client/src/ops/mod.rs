@@ -25,6 +25,7 @@ pub mod scan;
 pub(crate) mod sharded;
 pub(crate) mod single;
 pub mod table;
+pub mod table_projection;
 pub mod transact;
 pub mod unique;
 pub mod update;

@@ -15,7 +15,7 @@ use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Placeholders};
-use entity_core::{Collection, IndexKind, Item, Query, Readable, SortCondition};
+use entity_core::{Collection, IndexKind, IndexProjection, Item, Query, Readable, SortCondition};
 use futures::stream::{Stream, StreamExt};
 use std::future::Future;
 
@@ -188,6 +188,19 @@ impl<E: Readable + Send + 'static> QueryRequest<E> {
             if self.consistent && E::index_kind(index) == Some(IndexKind::Global) {
                 let index = index.to_owned();
                 return Err(ValidationError::ConsistentReadOnGlobalIndex { index }.into());
+            }
+            // A partial item would fail to decode, item after item: refused
+            // before anything is read.
+            match E::index_projection(index) {
+                None | Some(IndexProjection::All) => {}
+                Some(projection) => {
+                    return Err(ValidationError::QueryOfProjectedIndex {
+                        index: index.to_owned(),
+                        entity: E::TYPE_NAME,
+                        projection: projection.as_str(),
+                    }
+                    .into())
+                }
             }
         }
         let identity = E::identity_filter().map(|(attribute, name)| {

@@ -3,13 +3,14 @@
 //! enabling TTL on the attribute the entities' `#[entity(ttl)]` fields use.
 
 use super::operation::{operation, Operation};
+use super::table_projection::{self, ProjectionDesign};
 use crate::error::{from_sdk, Error, Result, ValidationError};
 use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType, StreamSpecification,
-    StreamViewType, TableStatus, TimeToLiveSpecification, TimeToLiveStatus,
+    LocalSecondaryIndex, ScalarAttributeType, StreamSpecification, StreamViewType, TableStatus,
+    TimeToLiveSpecification, TimeToLiveStatus,
 };
 use entity_core::{EntityModel, IndexKind, IndexModel, Overlap, ScalarType};
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +36,9 @@ pub struct TableDesign {
     /// The attribute DynamoDB's TTL reads, when an entity declares a
     /// `#[entity(ttl)]` field (a table has one TTL attribute).
     pub ttl: Option<String>,
+    /// What each secondary index projects, with the entity that declared
+    /// it first; an index left out projects whole items.
+    pub projections: BTreeMap<String, (ProjectionDesign, &'static str)>,
 }
 
 impl TableDesign {
@@ -57,6 +61,7 @@ impl TableDesign {
             multi_attribute: BTreeMap::new(),
             binaries: BTreeSet::new(),
             ttl: None,
+            projections: BTreeMap::new(),
         };
         for model in models {
             let theirs = (
@@ -73,6 +78,7 @@ impl TableDesign {
             design.add_ttl(model)?;
             for index in model.indexes {
                 let name = index.index_name.unwrap_or(index.name).to_owned();
+                table_projection::merge(&mut design.projections, model, &name, index)?;
                 match index.kind {
                     _ if !index.multi_attribute.is_empty() => {
                         design.add_multi_attribute(model.name, &name, index)?;
@@ -169,6 +175,14 @@ impl TableDesign {
             }
         }
         Ok(())
+    }
+
+    /// What index `name` projects (`ALL` unless an entity says otherwise).
+    pub fn projection(&self, name: &str) -> ProjectionDesign {
+        self.projections
+            .get(name)
+            .map(|(p, _)| p.clone())
+            .unwrap_or_default()
     }
 
     /// The DynamoDB type of a key attribute.
@@ -268,8 +282,8 @@ pub(crate) fn build_error(e: impl std::fmt::Display) -> Error {
     ValidationError::TableDesign(e.to_string()).into()
 }
 
-/// A CreateTable for a set of entities (on-demand billing, every attribute
-/// projected into every index). `.await` creates it and waits until the
+/// A CreateTable for a set of entities (on-demand billing, each index
+/// projecting what its `projection = ...` declares, whole items by default). `.await` creates it and waits until the
 /// table and its indexes are active.
 ///
 /// ```no_run
@@ -342,9 +356,6 @@ impl CreateTable {
             )?;
         }
         let table = self.client.checked_table()?;
-        let projection = Projection::builder()
-            .projection_type(ProjectionType::All)
-            .build();
         let mut request = self
             .client
             .inner
@@ -376,7 +387,7 @@ impl CreateTable {
                 GlobalSecondaryIndex::builder()
                     .index_name(name)
                     .set_key_schema(Some(schema(pk, sk.as_ref())?))
-                    .projection(projection.clone())
+                    .projection(design.projection(name).to_sdk())
                     .build()
                     .map_err(build_error)?,
             );
@@ -386,7 +397,7 @@ impl CreateTable {
                 GlobalSecondaryIndex::builder()
                     .index_name(name)
                     .set_key_schema(Some(multi_attribute_schema(pk, sk)?))
-                    .projection(projection.clone())
+                    .projection(design.projection(name).to_sdk())
                     .build()
                     .map_err(build_error)?,
             );
@@ -396,7 +407,7 @@ impl CreateTable {
                 LocalSecondaryIndex::builder()
                     .index_name(name)
                     .set_key_schema(Some(schema(&design.key.0, Some(sk))?))
-                    .projection(projection.clone())
+                    .projection(design.projection(name).to_sdk())
                     .build()
                     .map_err(build_error)?,
             );

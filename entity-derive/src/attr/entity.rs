@@ -249,6 +249,22 @@ pub struct RawIndex {
     pub multi_attribute: Option<Span>,
     /// `policy = "preserve" | "sparse"`, with the literal.
     pub policy: Option<(IndexPolicy, Span)>,
+    /// `projection = all | keys_only | include(field, ..)`.
+    pub projection: Option<RawProjection>,
+}
+
+/// `projection = ...` on an index, as written.
+pub struct RawProjection {
+    pub kind: RawProjectionKind,
+    /// The value after `projection =`.
+    pub span: Span,
+}
+
+pub enum RawProjectionKind {
+    All,
+    KeysOnly,
+    /// The fields named, in the order written (possibly none).
+    Include(Vec<Ident>),
 }
 
 /// How an update may change an index's composites (effect-dynamodb's
@@ -325,7 +341,7 @@ const ENTITY_KEYS: [&str; 19] = [
     "tenant",
 ];
 const KEY_KEYS: [&str; 5] = ["attr", "format", "casing", "value_casing", "shards"];
-const INDEX_KEYS: [&str; 10] = [
+const INDEX_KEYS: [&str; 11] = [
     "gsi",
     "lsi",
     "pk",
@@ -336,6 +352,7 @@ const INDEX_KEYS: [&str; 10] = [
     "isolated",
     "multi_attribute",
     "policy",
+    "projection",
 ];
 const FIELD_KEYS: [&str; 9] = [
     "rename",
@@ -422,6 +439,7 @@ fn read_index(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawIndex>
         clustered: None,
         multi_attribute: None,
         policy: None,
+        projection: None,
     };
     let before = cx.error_count();
     meta.parse_nested_meta(|inner| read_index_key(cx, &mut index, &inner))?;
@@ -569,6 +587,7 @@ fn read_index_key(cx: &Ctxt, index: &mut RawIndex, meta: &ParseNestedMeta) -> sy
         }
         "multi_attribute" => set_flag(cx, meta, &mut index.multi_attribute),
         "policy" => set_once(cx, meta, &mut index.policy, index_policy(cx, meta)?),
+        "projection" => set_once(cx, meta, &mut index.projection, projection(cx, meta)?),
         _ => return unknown(cx, meta, "`#[index]`", &INDEX_KEYS),
     }
     Ok(())
@@ -593,6 +612,48 @@ fn index_policy(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<(IndexP
         }
     };
     Ok(Some((policy, lit.span())))
+}
+
+/// `projection = all`, `keys_only` or `include(field, ..)`: read as an
+/// expression, so a malformed one is reported on itself.
+fn projection(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawProjection>> {
+    const KINDS: [&str; 3] = ["all", "keys_only", "include"];
+    let expr: syn::Expr = meta.value()?.parse()?;
+    let span = expr.span();
+    let ident = |expr: &syn::Expr| match expr {
+        syn::Expr::Path(p) if p.attrs.is_empty() && p.qself.is_none() => {
+            p.path.get_ident().cloned()
+        }
+        _ => None,
+    };
+    let kind = match &expr {
+        syn::Expr::Call(call) if ident(&call.func).is_some_and(|i| i == "include") => {
+            let fields: Vec<Option<Ident>> = call.args.iter().map(ident).collect();
+            if let Some(bad) = call.args.iter().zip(&fields).find(|(_, f)| f.is_none()) {
+                cx.error(
+                    bad.0,
+                    "`include(..)` lists field names: `include(title, due)`",
+                );
+                return Ok(None);
+            }
+            RawProjectionKind::Include(fields.into_iter().flatten().collect())
+        }
+        _ => match ident(&expr).map(|i| i.to_string()).as_deref() {
+            Some("all") => RawProjectionKind::All,
+            Some("keys_only") => RawProjectionKind::KeysOnly,
+            written => {
+                cx.error(
+                    &expr,
+                    format!(
+                        "unknown index projection{}; expected `all` (the default: whole items), `keys_only` (the key attributes) or `include(field, ..)` (the keys and these fields)",
+                        written.map_or(String::new(), |w| did_you_mean(w, KINDS))
+                    ),
+                );
+                return Ok(None);
+            }
+        },
+    };
+    Ok(Some(RawProjection { kind, span }))
 }
 
 /// `collection = "name"` or `collection = ["parent", "child"]`, on an index

@@ -13,6 +13,7 @@ mod limits;
 mod managed;
 mod multi_attribute;
 mod names;
+pub mod projection;
 mod sharding;
 mod tenant;
 
@@ -39,6 +40,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     collection_rules(cx, entity);
     limits::check(cx, entity);
     multi_attribute::check(cx, entity);
+    projection::check(cx, entity);
     formats::check(cx, entity);
     no_repeated_composite(cx, entity);
     policy_needs_composed_keys(cx, entity);

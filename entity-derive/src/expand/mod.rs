@@ -196,6 +196,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                     pk: #krate::KeyModel { attribute: "", composites: &[], template: "", number: false, shards: ::core::option::Option::None },
                     sk: ::core::option::Option::None,
                     multi_attribute: &[],
+                    projection: #krate::IndexProjection::All,
                 },
                 indexes: &[],
                 fields: &[],

@@ -1,5 +1,6 @@
 //! `Entity::MODEL`: the static description the client reads.
 
+use crate::model::projection::{Projection, ProjectionDecl};
 use crate::model::{Entity, Index, IndexKind, Key};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -102,6 +103,7 @@ fn index(entity: &Entity, index: &Index) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let multi_attribute = native_keys(entity, index);
+    let projection = projection(entity, index);
     if !multi_attribute.is_empty() {
         return quote! {
             #krate::IndexModel {
@@ -111,14 +113,34 @@ fn index(entity: &Entity, index: &Index) -> TokenStream {
                 pk: #pk,
                 sk: #sk,
                 multi_attribute: &[#(#multi_attribute),*],
+                projection: #projection,
             }
         };
     }
     match &index.physical {
         None => quote!(#krate::IndexModel::table(#pk, #sk)),
+        Some(physical) if ProjectionDecl::is_all(&index.projection) => {
+            quote! {
+                #krate::IndexModel::secondary(#name, #physical, #krate::IndexKind::#kind, #pk, #sk)
+            }
+        }
         Some(physical) => quote! {
             #krate::IndexModel::secondary(#name, #physical, #krate::IndexKind::#kind, #pk, #sk)
+                .with_projection(#projection)
         },
+    }
+}
+
+/// `IndexProjection::...`, an `include(..)` naming its fields' attributes.
+fn projection(entity: &Entity, index: &Index) -> TokenStream {
+    let krate = &entity.krate;
+    match index.projection.as_ref().map(|d| &d.projection) {
+        None | Some(Projection::All) => quote!(#krate::IndexProjection::All),
+        Some(Projection::KeysOnly) => quote!(#krate::IndexProjection::KeysOnly),
+        Some(Projection::Include(fields)) => {
+            let attributes = fields.iter().map(|&(f, _)| &entity.fields[f].attribute);
+            quote!(#krate::IndexProjection::Include(&[#(#attributes),*]))
+        }
     }
 }
 

@@ -9,6 +9,7 @@ pub mod lifecycle;
 pub mod managed;
 pub mod multi_attribute;
 pub mod names;
+pub mod projection;
 pub mod stops;
 pub mod tenant;
 
@@ -106,6 +107,8 @@ pub struct Index {
     /// `policy = "..."` (default `preserve`), with the literal when written.
     pub policy: attr::IndexPolicy,
     pub policy_written: Option<Span>,
+    /// `projection = ...`, when written (the table's key has none).
+    pub projection: Option<projection::ProjectionDecl>,
 }
 
 /// `collection = ...` on an index.
@@ -620,6 +623,7 @@ fn build_primary(
         multi_attribute: None,
         policy: attr::IndexPolicy::Preserve,
         policy_written: None,
+        projection: None,
     }
 }
 
@@ -670,6 +674,7 @@ fn build_index(
         multi_attribute: None,
         policy: raw.policy.map(|p| p.0).unwrap_or_default(),
         policy_written: raw.policy.map(|p| p.1),
+        projection: projection::build(cx, raw.projection.as_ref(), naming.fields),
     })
 }
 
@@ -696,6 +701,7 @@ fn multi_attribute_index(
         multi_attribute: Some(multi),
         policy: raw.policy.map(|p| p.0).unwrap_or_default(),
         policy_written: raw.policy.map(|p| p.1),
+        projection: projection::build(cx, raw.projection.as_ref(), naming.fields),
     }
 }
 
