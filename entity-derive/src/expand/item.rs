@@ -33,7 +33,7 @@ fn to_item(entity: &Entity) -> TokenStream {
         let (ident, attribute) = (field.ident, &field.attribute);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
             super::lifecycle::put_ttl(entity, &ttl)
-        } else if let Some(compress) = field.compress {
+        } else if let Some(compress) = field.compression() {
             let ty = field.ty;
             let min = match compress.min {
                 Some(min) => quote!(#min as usize),
@@ -135,7 +135,7 @@ fn from_item(entity: &Entity) -> TokenStream {
         let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
             super::lifecycle::read_ttl(entity, &ttl, slot)
-        } else if field.compress.is_some() {
+        } else if field.compression().is_some() {
             quote_spanned!(ty.span()=> #ident: #private::read_compressed::<#ty>(#slot, #name, #attribute)?)
         } else if field.serde {
             quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
@@ -194,7 +194,7 @@ fn plain_fields(entity: &Entity) -> Vec<usize> {
         .filter(|&f| {
             let field = &entity.fields[f];
             !field.serde
-                && field.compress.is_none()
+                && field.compression().is_none()
                 && super::lifecycle::ttl_field(entity, f).is_none()
         })
         .collect()

@@ -540,7 +540,7 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
             continue;
         }
         let ty = field.ty;
-        if field.compress.is_some() {
+        if field.compression().is_some() {
             // `Compressible` is an attribute too: one check, naming compress.
             checks.extend(quote_spanned! {ty.span()=>
                 #krate::__private::assert_compressible::<#ty>();

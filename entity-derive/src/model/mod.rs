@@ -81,6 +81,17 @@ pub struct Field<'a> {
     pub compress: Option<Compress>,
 }
 
+impl Field<'_> {
+    /// The field's `compress`, as generated code follows it: none on a field
+    /// the client writes (managed, lifecycle) or stores through serde, which
+    /// the checks refuse, so that mistake is one error, not a second one on
+    /// the field's type.
+    pub fn compression(&self) -> Option<Compress> {
+        let refused = self.serde || !self.managed.is_empty() || !self.lifecycle.is_empty();
+        self.compress.filter(|_| !refused)
+    }
+}
+
 /// `#[entity(compress)]` on a field.
 #[derive(Clone, Copy)]
 pub struct Compress {
