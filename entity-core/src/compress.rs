@@ -162,7 +162,7 @@ pub enum ReadError {
 /// The attribute stored for `value`: compressed when its bytes are at least
 /// `min` long and compression makes them smaller, else the value's own
 /// attribute (a binary one beginning with [`MAGIC`] framed as stored).
-pub fn encode<T: Compressible + ?Sized>(
+pub fn encode<T: Compressible>(
     value: &T,
     min: usize,
 ) -> Result<Option<AttributeValue>, AttributeError> {
