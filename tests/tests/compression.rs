@@ -180,7 +180,7 @@ async fn a_corrupt_or_unknown_header_is_a_typed_error() {
     let good = doc("x", json_like(10_000));
     let item = good.to_item().unwrap();
     let framed = binary(&item["body"]).to_vec();
-    let cases: [(&str, Vec<u8>, fn(&CompressionError) -> bool); 4] = [
+    let cases: [(&str, Vec<u8>, Expected); 4] = [
         ("codec", with_byte(&framed, 4, 9), |e| {
             *e == CompressionError::UnknownCodec(9)
         }),
@@ -208,6 +208,9 @@ async fn a_corrupt_or_unknown_header_is_a_typed_error() {
         }
     }
 }
+
+/// What a case expects of the error.
+type Expected = fn(&CompressionError) -> bool;
 
 fn with_byte(bytes: &[u8], at: usize, value: u8) -> Vec<u8> {
     let mut out = bytes.to_vec();
