@@ -30,6 +30,8 @@
 //! * [`tenancy`]: a tenant's scope, what it completes and checks, and
 //!   every operation in it.
 //! * [`sharding`]: a partition key spread over shards, read back as one.
+//! * [`compression`]: compressed attributes, and an item's size per
+//!   attribute.
 //! * [`collections`]: several entities in one partition, one Query, a
 //!   typed union.
 //! * [`versions`]: reading older items through `upgrade_from`, and
@@ -84,6 +86,9 @@ pub mod tenancy {}
 
 #[doc = include_str!("../docs/sharding.md")]
 pub mod sharding {}
+
+#[doc = include_str!("../docs/compression.md")]
+pub mod compression {}
 
 #[doc = include_str!("../docs/collections.md")]
 pub mod collections {}

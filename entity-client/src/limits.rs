@@ -4,6 +4,8 @@
 use crate::error::ValidationError;
 use crate::keys::KeyRef;
 use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::size::value_size_bound;
+pub use entity_core::size::{item_size, item_total, value_size, ItemSize};
 use entity_core::{EntityModel, Item, KeyModel};
 
 /// The largest item DynamoDB stores: 400 KB.
@@ -29,107 +31,6 @@ pub const MAX_SCAN_SEGMENTS: u32 = 1_000_000;
 /// The largest `Limit` the wire format carries (DynamoDB's is an `i32`).
 pub const MAX_LIMIT: u32 = i32::MAX.unsigned_abs();
 
-/// The size DynamoDB charges for a value (its documented rules, rounded up
-/// for numbers).
-pub fn value_size(value: &AttributeValue) -> usize {
-    sized(value, number_size)
-}
-
-/// A value's size, each number sized by `number`.
-fn sized(value: &AttributeValue, number: fn(&str) -> usize) -> usize {
-    match value {
-        AttributeValue::S(s) => s.len(),
-        AttributeValue::N(n) => number(n),
-        AttributeValue::B(b) => b.as_ref().len(),
-        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
-        AttributeValue::Ss(v) => v.iter().map(String::len).sum(),
-        AttributeValue::Ns(v) => v.iter().map(|n| number(n)).sum(),
-        AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len()).sum(),
-        AttributeValue::L(v) => 3 + v.iter().map(|e| 1 + sized(e, number)).sum::<usize>(),
-        AttributeValue::M(m) => {
-            3 + m
-                .iter()
-                .map(|(k, v)| 1 + k.len() + sized(v, number))
-                .sum::<usize>()
-        }
-        _ => 0,
-    }
-}
-
-/// At least a number's size, without reading its digits: it has at most
-/// `len` significant digits, two to a byte, plus a byte, a byte for a
-/// sign, and a byte for each of the integer and fraction parts rounding
-/// up (`number_size` is at most `len / 2 + 3`).
-fn number_size_bound(text: &str) -> usize {
-    text.len() + 3
-}
-
-/// At least a value's size. A string or number, what nearly every
-/// attribute is, is bounded alike (its text's length, plus what a number
-/// may take beyond its digits), in one step whichever it is.
-fn size_bound(value: &AttributeValue) -> usize {
-    match value {
-        AttributeValue::S(text) | AttributeValue::N(text) => number_size_bound(text),
-        other => sized(other, number_size_bound),
-    }
-}
-
-/// A number's size: one byte, plus one per two significant digits of its
-/// integer part and one per two of its fraction, counted separately, with
-/// leading and trailing zeros trimmed; one byte more when it is negative
-/// (`1.5` is 3 bytes, `-42` is 3, `100` is 2).
-fn number_size(text: &str) -> usize {
-    let text = text.trim();
-    let negative = text.starts_with('-');
-    let unsigned = text.trim_start_matches(['-', '+']);
-    let (coefficient, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (
-            &unsigned[..at],
-            unsigned[at + 1..].parse::<i64>().unwrap_or(0),
-        ),
-        None => (unsigned, 0),
-    };
-    let (integer, fraction) = coefficient.split_once('.').unwrap_or((coefficient, ""));
-    // Counted without collecting: sizes are computed for every number of
-    // every item written.
-    let digits = || {
-        integer
-            .bytes()
-            .chain(fraction.bytes())
-            .filter(u8::is_ascii_digit)
-    };
-    let total = digits().count();
-    let leading = digits().take_while(|&d| d == b'0').count();
-    let trailing = if leading == total {
-        0
-    } else {
-        digits().rev().take_while(|&d| d == b'0').count()
-    };
-    let significant = total.saturating_sub(leading).saturating_sub(trailing);
-    if significant == 0 {
-        return 1; // zero
-    }
-    // Where the decimal point falls among the significant digits (counts of
-    // a string's bytes always fit an i64).
-    let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-    let integer_digits = count(integer.bytes().filter(u8::is_ascii_digit).count());
-    let point = (integer_digits - count(leading)).saturating_add(exponent);
-    let whole = usize::try_from(point.clamp(0, count(significant))).unwrap_or(0);
-    whole.div_ceil(2) + (significant - whole).div_ceil(2) + 1 + usize::from(negative)
-}
-
-/// The size of an item: attribute names plus values.
-pub fn item_size(item: &Item) -> usize {
-    item_sized(item, number_size)
-}
-
-/// An item's size, each number sized by `number`.
-fn item_sized(item: &Item, number: fn(&str) -> usize) -> usize {
-    item.iter()
-        .map(|(name, value)| name.len() + sized(value, number))
-        .sum()
-}
-
 /// Checks an item's size and every key attribute the entity writes.
 pub fn check_item(model: &EntityModel, item: &Item) -> Result<(), ValidationError> {
     check_item_key(model, item).map(drop)
@@ -150,7 +51,7 @@ pub(crate) fn check_item_key<'a>(
     let sk_attribute = primary.sk.map(|sk| sk.attribute);
     let (mut bound, mut pk, mut sk) = (0, None, None);
     for (name, value) in item {
-        bound += name.len() + size_bound(value);
+        bound += name.len() + value_size_bound(value);
         if name == primary.pk.attribute {
             pk = Some(value);
         } else if sk_attribute == Some(name.as_str()) {
@@ -176,11 +77,12 @@ pub(crate) fn check_item_key<'a>(
 /// Refuses an item over DynamoDB's size limit.
 fn check_size(model: &EntityModel, item: &Item) -> Result<(), ValidationError> {
     let size = item_size(item);
-    if size > MAX_ITEM_BYTES {
+    if size.total > MAX_ITEM_BYTES {
         return Err(ValidationError::ItemTooLarge {
             entity: model.name,
-            size,
+            size: size.total,
             limit: MAX_ITEM_BYTES,
+            largest: size.attributes.into_iter().next().unwrap_or_default(),
         });
     }
     Ok(())
@@ -276,35 +178,6 @@ pub fn wire_count(what: &'static str, value: u32, max: u32) -> Result<i32, Valid
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_follow_dynamodb_rules() {
-        assert_eq!(value_size(&AttributeValue::S("héllo".into())), 6);
-        assert_eq!(value_size(&AttributeValue::N("12345".into())), 4);
-        // Integer and fraction digits round up separately; zeros at either
-        // end are not stored; a sign costs a byte.
-        for (number, size) in [
-            ("0", 1),
-            ("-0", 1),
-            ("1.5", 3),
-            ("-42", 3),
-            ("100", 2),
-            ("0.001", 2),
-            ("0012.3400", 3),
-            ("1e3", 2),
-            ("1.25E-2", 3),
-            ("123456789012345678901234567890123456.78", 20),
-        ] {
-            assert_eq!(number_size(number), size, "{number}");
-            assert!(number_size_bound(number) >= size, "{number}");
-            let value = AttributeValue::N(number.into());
-            assert!(size_bound(&value) >= value_size(&value), "{number}");
-        }
-        assert_eq!(
-            value_size(&AttributeValue::L(vec![AttributeValue::Bool(true)])),
-            5
-        );
-    }
 
     #[test]
     fn keys_are_checked() {

@@ -36,6 +36,15 @@ pub trait Entity: Sized {
     fn unique_values(&self) -> Vec<Option<String>> {
         Vec::new()
     }
+
+    /// The size of this value's item as DynamoDB counts it against its
+    /// 400 KB limit, with each attribute's share, largest first
+    /// ([`crate::size`]). It sizes [`Entity::to_item`]'s item, so
+    /// `#[entity(compress)]` fields count compressed; attributes the client
+    /// adds on a write (managed timestamps and versions) are not in it.
+    fn item_size(&self) -> Result<crate::size::ItemSize, EncodeError> {
+        Ok(crate::size::item_size(&self.to_item()?))
+    }
 }
 
 /// A composed table key of entity `E`: what `GetItem` and `DeleteItem` need.

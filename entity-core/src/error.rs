@@ -54,6 +54,19 @@ pub enum DecodeError {
         #[source]
         source: AttributeError,
     },
+    /// A `#[entity(compress)]` attribute holds a compressed value whose
+    /// header or payload cannot be read (an unknown format version or
+    /// codec, or corrupt bytes).
+    #[error("{entity}.{attribute}: {source}")]
+    Compressed {
+        /// The entity being read.
+        entity: &'static str,
+        /// The compressed attribute.
+        attribute: &'static str,
+        /// Why.
+        #[source]
+        source: crate::compress::CompressionError,
+    },
 }
 
 impl DecodeError {
@@ -61,7 +74,9 @@ impl DecodeError {
     pub fn entity(&self) -> &'static str {
         match self {
             Self::WrongEntity { expected, .. } => expected,
-            Self::Version { entity, .. } | Self::Attribute { entity, .. } => entity,
+            Self::Version { entity, .. }
+            | Self::Attribute { entity, .. }
+            | Self::Compressed { entity, .. } => entity,
         }
     }
 
@@ -70,7 +85,8 @@ impl DecodeError {
         match self {
             Self::WrongEntity { attribute, .. }
             | Self::Version { attribute, .. }
-            | Self::Attribute { attribute, .. } => attribute,
+            | Self::Attribute { attribute, .. }
+            | Self::Compressed { attribute, .. } => attribute,
         }
     }
 

@@ -57,6 +57,7 @@ extern crate self as entity_core;
 
 pub mod attr;
 pub mod collection;
+pub mod compress;
 mod entity;
 mod error;
 pub mod expr;
@@ -67,6 +68,7 @@ pub mod model;
 mod native_key;
 mod overlap;
 mod query;
+pub mod size;
 pub mod tenant;
 
 #[doc(hidden)]

@@ -324,6 +324,49 @@ pub fn read_field<T: FromAttribute>(
     }
 }
 
+/// Writes one `#[entity(compress)]` field: compressed at `min` bytes and
+/// above ([`crate::compress::encode`]).
+#[inline]
+pub fn put_compressed<T: crate::compress::Compressible>(
+    item: &mut Item,
+    entity: &'static str,
+    attribute: &'static str,
+    value: &T,
+    min: usize,
+) -> Result<(), EncodeError> {
+    put_attribute(item, entity, attribute, crate::compress::encode(value, min))
+}
+
+/// Reads one `#[entity(compress)]` field, compressed or not.
+#[inline]
+pub fn read_compressed<T: crate::compress::Compressible>(
+    value: Option<AttributeValue>,
+    entity: &'static str,
+    attribute: &'static str,
+) -> Result<T, DecodeError> {
+    use crate::compress::ReadError;
+    let fail = |source| DecodeError::Attribute {
+        entity,
+        attribute,
+        source,
+    };
+    match value.map(crate::compress::decode) {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(ReadError::Attribute(source))) => Err(fail(source)),
+        Some(Err(ReadError::Compression(source))) => Err(DecodeError::Compressed {
+            entity,
+            attribute,
+            source,
+        }),
+        None => T::from_missing().ok_or_else(|| fail(AttributeError::Missing)),
+    }
+}
+
+/// Proves, with the error on the field's type, that a `#[entity(compress)]`
+/// field holds text or bytes.
+#[inline(always)]
+pub const fn assert_compressible<T: crate::compress::Compressible>() {}
+
 /// Proves a `#[entity(serde)]` field can be stored. With the `serde`
 /// feature it always can (serde's own bounds speak at the conversion);
 /// without it, this is the one error, naming the feature.

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod clock;
 pub mod harness;
 pub mod tenancy;
+pub mod text;
 
 use entity_core::{Entity, KeyPart};
 use serde::{Deserialize, Serialize};

@@ -396,7 +396,8 @@ macro_rules! partition_by_id {
 // ---- The rows.
 
 /// Unique × version × history × soft delete (with its expiry) × fixed TTL
-/// × timestamps × a sparse index.
+/// × timestamps × a sparse index × a compressed field (its samples' bodies
+/// over the threshold).
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(
     schema = "mx",
@@ -411,6 +412,7 @@ struct Ledger {
     id: String,
     code: String,
     team: Option<String>,
+    #[entity(compress)]
     body: String,
     #[entity(version)]
     version: u64,
@@ -555,8 +557,8 @@ struct Log {
 }
 
 /// Tenant × unique (within the tenant) × version × history × soft delete
-/// × sliding TTL × timestamps × a sparse index: walked through a tenant's
-/// client.
+/// × sliding TTL × timestamps × a sparse index × a compressed field:
+/// walked through a tenant's client.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(
     schema = "mx",
@@ -573,6 +575,7 @@ struct Invoice {
     id: String,
     code: String,
     team: Option<String>,
+    #[entity(compress)]
     body: String,
     #[entity(version)]
     version: u64,
@@ -586,13 +589,19 @@ fn id(n: u32) -> String {
     format!("i{n:03}")
 }
 
+/// A body over `#[entity(compress)]`'s 1 KiB threshold that compresses:
+/// the compressed rows store it as a compressed binary.
+fn long_body(n: u32) -> String {
+    format!("body {n}: ").repeat(200)
+}
+
 impl Row for Ledger {
     fn sample(n: u32) -> Self {
         Ledger {
             id: id(n),
             code: format!("code-{n}"),
             team: (!n.is_multiple_of(2)).then(|| "core".to_owned()),
-            body: format!("body {n}"),
+            body: long_body(n),
             version: 0,
             expires_at: Some(EpochSeconds((T0 + 86_400) as i64)),
             created_at: None,
@@ -711,7 +720,7 @@ impl Row for Invoice {
             id: id(n),
             code: format!("code-{n}"),
             team: (!n.is_multiple_of(2)).then(|| "core".to_owned()),
-            body: format!("body {n}"),
+            body: long_body(n),
             version: 0,
             expires_at: None,
             created_at: None,

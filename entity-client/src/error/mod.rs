@@ -352,7 +352,7 @@ pub struct ProjectionMismatch {
 #[non_exhaustive]
 pub enum ValidationError {
     /// The item is over DynamoDB's 400 KB limit.
-    #[error("{entity} item is {size} bytes, over DynamoDB's {limit}-byte item limit")]
+    #[error("{entity} item is {size} bytes, over DynamoDB's {limit}-byte item limit; its largest attribute is `{}` ({} bytes): `#[entity(compress)]` on a large text or binary field stores it compressed", largest.0, largest.1)]
     ItemTooLarge {
         /// The entity.
         entity: &'static str,
@@ -360,6 +360,9 @@ pub enum ValidationError {
         size: usize,
         /// 400 KB.
         limit: usize,
+        /// The item's largest attribute and its bytes (name plus value), as
+        /// `entity_core::size::item_size` breaks the item down.
+        largest: (String, usize),
     },
     /// A key value is over its length limit (2048 bytes for a partition key,
     /// 1024 for a sort key).

@@ -8,7 +8,7 @@
 
 use super::config::KeyMode;
 use super::record::{KeyLabel, Operation, Outcome, RequestFacts};
-use crate::limits::item_size;
+use crate::limits::item_total;
 use aws_sdk_dynamodb::operation::{
     batch_get_item::{BatchGetItemError, BatchGetItemInput, BatchGetItemOutput},
     batch_write_item::{BatchWriteItemError, BatchWriteItemInput, BatchWriteItemOutput},
@@ -129,7 +129,7 @@ pub(crate) fn request_facts(input: &mut Input, labeler: &Labeler) -> Option<Requ
     if let Some(i) = input.downcast_mut::<PutItemInput>() {
         let keys = labeler.of_item(i.item.as_ref()).into_iter().collect();
         return Some(RequestFacts {
-            largest_item: i.item.as_ref().map_or(0, item_size),
+            largest_item: i.item.as_ref().map_or(0, item_total),
             ..facts(Operation::PutItem, &i.table_name, None, keys)
         });
     }
@@ -172,7 +172,7 @@ fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
         let (mut keys, mut largest) = (Vec::new(), 0);
         for request in requests.values().flatten() {
             if let Some(put) = &request.put_request {
-                largest = largest.max(item_size(&put.item));
+                largest = largest.max(item_total(&put.item));
                 keys.extend(labeler.of_item(Some(&put.item)));
             }
             if let Some(delete) = &request.delete_request {
@@ -198,7 +198,7 @@ fn batch_facts(input: &mut Input, labeler: &Labeler) -> Option<RequestFacts> {
         let (mut table, mut keys, mut largest) = (None, Vec::new(), 0);
         for item in i.transact_items.iter().flatten() {
             let (name, key) = if let Some(put) = &item.put {
-                largest = largest.max(item_size(&put.item));
+                largest = largest.max(item_total(&put.item));
                 (&put.table_name, &put.item)
             } else if let Some(update) = &item.update {
                 (&update.table_name, &update.key)
@@ -261,7 +261,7 @@ pub(crate) fn outcome(operation: Operation, output: &Output) -> Outcome {
                 add_capacity(&mut out, operation, o.consumed_capacity.as_ref());
                 out.returned = u64::from(o.item.is_some());
                 out.scanned = out.returned;
-                out.largest_item = o.item.as_ref().map_or(0, item_size);
+                out.largest_item = o.item.as_ref().map_or(0, item_total);
             }
         }
         Operation::PutItem => single::<PutItemOutput>(&mut out, operation, output, |o| {

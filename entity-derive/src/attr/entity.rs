@@ -290,6 +290,16 @@ pub struct RawField {
     pub managed: Vec<(ManagedRole, Span)>,
     /// `ttl` and `deleted_at`, in the order written, each with its token.
     pub lifecycle: Vec<(LifecycleRole, Span)>,
+    /// `compress` or `compress(min = N)`.
+    pub compress: Option<RawCompress>,
+}
+
+/// `compress` on a field, with its token and the `min = N` threshold when
+/// written.
+#[derive(Clone, Copy)]
+pub struct RawCompress {
+    pub span: Span,
+    pub min: Option<u32>,
 }
 
 /// What the client writes into a field.
@@ -354,7 +364,7 @@ const INDEX_KEYS: [&str; 11] = [
     "policy",
     "projection",
 ];
-const FIELD_KEYS: [&str; 9] = [
+const FIELD_KEYS: [&str; 10] = [
     "rename",
     "serde",
     "wide_int",
@@ -364,6 +374,7 @@ const FIELD_KEYS: [&str; 9] = [
     "generate",
     "ttl",
     "deleted_at",
+    "compress",
 ];
 const UNIQUE_OPTIONS: [&str; 2] = ["case_insensitive", "name"];
 
@@ -762,11 +773,41 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
                 }
             }
             "deleted_at" => role_flag(cx, meta, &mut raw.lifecycle, LifecycleRole::DeletedAt),
+            "compress" => {
+                let compress = read_compress(cx, meta)?;
+                set_once(cx, meta, &mut raw.compress, compress);
+            }
             _ => return unknown(cx, meta, "field", &FIELD_KEYS),
         }
         Ok(())
     });
     raw
+}
+
+/// `compress` or `compress(min = 4096)`.
+fn read_compress(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<RawCompress>> {
+    let mut compress = RawCompress {
+        span: meta.path.span(),
+        min: None,
+    };
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            match super::key_name(&inner).as_str() {
+                "min" => set_once(
+                    cx,
+                    &inner,
+                    &mut compress.min,
+                    number(cx, &inner)?.map(|(n, _)| n),
+                ),
+                _ => return unknown(cx, &inner, "`compress(...)`", &["min"]),
+            }
+            Ok(())
+        })?;
+    } else if !is_flag(meta) {
+        return Err(meta
+            .error("write `compress`, or `compress(min = 4096)` for another threshold in bytes"));
+    }
+    Ok(Some(compress))
 }
 
 /// A field role (managed or lifecycle), by the key that declares it.

@@ -2,10 +2,11 @@
 //! errors land on the offending token. `#[derive(Entity)]`'s rules are
 //! here and in `names` (generated names), `limits` (DynamoDB's limits) and
 //! `managed` (managed fields, unique constraints), `lifecycle` (ttl, soft
-//! delete, history);
+//! delete, history), `compress` (compressed fields);
 //! the other derives' rules are in their own files.
 
 pub mod collection;
+mod compress;
 mod formats;
 pub mod key_part;
 mod lifecycle;
@@ -55,6 +56,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     sharding::check(cx, entity);
     lifecycle::check(cx, entity);
     tenant::check(cx, entity);
+    compress::check(cx, entity);
     names::check(cx, entity)
 }
 

@@ -33,6 +33,15 @@ fn to_item(entity: &Entity) -> TokenStream {
         let (ident, attribute) = (field.ident, &field.attribute);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
             super::lifecycle::put_ttl(entity, &ttl)
+        } else if let Some(compress) = field.compression() {
+            let ty = field.ty;
+            let min = match compress.min {
+                Some(min) => quote!(#min as usize),
+                None => quote!(#krate::compress::DEFAULT_MIN),
+            };
+            quote_spanned! {ty.span()=>
+                #private::put_compressed::<#ty>(&mut __entity_item, #name, #attribute, &self.#ident, #min)?;
+            }
         } else if field.serde {
             quote! {
                 #private::put_attribute(&mut __entity_item, #name, #attribute, #private::to_serde_attribute(&self.#ident))?;
@@ -126,6 +135,8 @@ fn from_item(entity: &Entity) -> TokenStream {
         let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
         if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
             super::lifecycle::read_ttl(entity, &ttl, slot)
+        } else if field.compression().is_some() {
+            quote_spanned!(ty.span()=> #ident: #private::read_compressed::<#ty>(#slot, #name, #attribute)?)
         } else if field.serde {
             quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
         } else {
@@ -177,10 +188,15 @@ fn from_item(entity: &Entity) -> TokenStream {
 const MAX_FIELDS: usize = 16;
 
 /// The fields converted by `ToAttribute`/`FromAttribute` (not serde, not
-/// TTL).
+/// TTL, not compressed).
 fn plain_fields(entity: &Entity) -> Vec<usize> {
     (0..entity.fields.len())
-        .filter(|&f| !entity.fields[f].serde && super::lifecycle::ttl_field(entity, f).is_none())
+        .filter(|&f| {
+            let field = &entity.fields[f];
+            !field.serde
+                && field.compression().is_none()
+                && super::lifecycle::ttl_field(entity, f).is_none()
+        })
         .collect()
 }
 

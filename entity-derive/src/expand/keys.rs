@@ -540,6 +540,13 @@ pub fn type_checks(entity: &Entity) -> TokenStream {
             continue;
         }
         let ty = field.ty;
+        if field.compression().is_some() {
+            // `Compressible` is an attribute too: one check, naming compress.
+            checks.extend(quote_spanned! {ty.span()=>
+                #krate::__private::assert_compressible::<#ty>();
+            });
+            continue;
+        }
         if once_per_builtin(&mut builtins, "attribute", ty) {
             checks.extend(quote_spanned! {ty.span()=>
                 #krate::__private::assert_attribute::<#ty>();

@@ -96,6 +96,15 @@ pub fn key_bounds(entity: &Entity) -> TokenStream {
         };
         let bound = if composites.contains(&f) {
             quote!(#krate::KeyPart)
+        } else if field.compression().is_some() {
+            // Bounded whatever the type (a `u64` is no `Compressible`): the
+            // one error is `keys::type_checks`'.
+            let text = quote!(#ty: #krate::compress::Compressible).to_string();
+            if !seen.contains(&text) {
+                seen.push(text);
+                bounds.push(quote!(for<'__entity> #ty: #krate::compress::Compressible));
+            }
+            continue;
         } else if natives.contains(&f) && !field.serde {
             quote!(#krate::ToAttribute + #krate::FromAttribute + #krate::NativeKey)
         } else if field.serde || lifecycle::is_ttl_field(entity, f) {

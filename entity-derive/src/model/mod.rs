@@ -78,6 +78,29 @@ pub struct Field<'a> {
     pub managed: Vec<(attr::ManagedRole, Span)>,
     /// `ttl`, `deleted_at`, as written (the checks allow one).
     pub lifecycle: Vec<(attr::LifecycleRole, Span)>,
+    /// `compress`: stored compressed at `min` bytes and above.
+    pub compress: Option<Compress>,
+}
+
+impl Field<'_> {
+    /// The field's `compress`, as generated code follows it: none on a field
+    /// the client writes (managed, lifecycle) or stores through serde, which
+    /// the checks refuse, so that mistake is one error, not a second one on
+    /// the field's type.
+    pub fn compression(&self) -> Option<Compress> {
+        let refused = self.serde || !self.managed.is_empty() || !self.lifecycle.is_empty();
+        self.compress.filter(|_| !refused)
+    }
+}
+
+/// `#[entity(compress)]` on a field.
+#[derive(Clone, Copy)]
+pub struct Compress {
+    /// The `compress` token.
+    pub span: Span,
+    /// The threshold in bytes: `min = N`, else the runtime's default
+    /// (`entity_core::compress::DEFAULT_MIN`).
+    pub min: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -565,6 +588,10 @@ fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field
         wide_int: raw_field.wide_int.is_some(),
         managed: raw_field.managed,
         lifecycle: raw_field.lifecycle,
+        compress: raw_field.compress.map(|c| Compress {
+            span: c.span,
+            min: c.min,
+        }),
     }
 }
 
