@@ -4,7 +4,7 @@
 //! limit consumed lately (a read request names no item sizes).
 
 use super::{Kind, RateLimit};
-use crate::limits::item_size;
+use crate::limits::item_total;
 use crate::stats::Operation;
 use aws_sdk_dynamodb::operation::{
     batch_write_item::BatchWriteItemInput, put_item::PutItemInput,
@@ -27,11 +27,11 @@ pub(crate) fn estimate(operation: Operation, input: &Input, limit: &RateLimit) -
             .map(|r| {
                 r.put_request
                     .as_ref()
-                    .map_or(1.0, |p| write_units(item_size(&p.item)))
+                    .map_or(1.0, |p| write_units(item_total(&p.item)))
             })
             .sum()
     } else if let Some(i) = input.downcast_ref::<PutItemInput>() {
-        write_units(i.item.as_ref().map_or(0, item_size))
+        write_units(i.item.as_ref().map_or(0, item_total))
     } else if let Some(i) = input.downcast_ref::<TransactWriteItemsInput>() {
         let items = i.transact_items.iter().flatten();
         items
@@ -39,7 +39,7 @@ pub(crate) fn estimate(operation: Operation, input: &Input, limit: &RateLimit) -
                 2.0 * t
                     .put
                     .as_ref()
-                    .map_or(1.0, |p| write_units(item_size(&p.item)))
+                    .map_or(1.0, |p| write_units(item_total(&p.item)))
             })
             .sum()
     } else {
