@@ -10,10 +10,10 @@ mod common;
 
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
-use common::stored;
+use common::{put_raw, stored};
 use entity_client::compress::{CompressionError, HEADER_LEN, MAGIC};
 use entity_client::limits::{item_total, MAX_ITEM_BYTES};
-use entity_client::{Client, DecodeError, Entity, Error, Item, ValidationError};
+use entity_client::{DecodeError, Entity, Error, ValidationError};
 use entity_tests::harness::table;
 use entity_tests::text::json_like;
 
@@ -54,18 +54,6 @@ fn doc(id: &str, body: String) -> Doc {
         attachment: Vec::new(),
         summary: None,
     }
-}
-
-/// Puts an item with the raw SDK, bypassing the entity.
-async fn put_raw(client: &Client, item: Item) {
-    client
-        .sdk()
-        .put_item()
-        .table_name(client.table())
-        .set_item(Some(item))
-        .send()
-        .await
-        .expect("raw put");
 }
 
 fn binary(value: &AttributeValue) -> &[u8] {
