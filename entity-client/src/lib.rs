@@ -131,6 +131,7 @@ pub use ops::explain::{Explain, Explained, Request};
 pub use ops::get::{Get, GetProjected, Projection};
 pub use ops::get_unique::GetUnique;
 pub use ops::history_reader::History;
+pub use ops::hydrate::Hydrate;
 pub use ops::migrate::{
     KeyValue, Migrate, MigrationCheckpoint, MigrationCounts, MigrationProgress, MigrationReport,
     SegmentCheckpoint, UnreadableItem,

@@ -120,14 +120,20 @@ impl<E: Entity> PrimaryKey<E> {
     }
 }
 
-/// What a Query returns: an entity, or a collection union.
+/// What a Query returns: an entity, a collection union, or an index view.
 ///
 /// Every entity is `Readable` (its queries keep only its own items, by the
 /// identity attribute); `#[derive(Collection)]` implements it for unions,
-/// which keep the items of their members.
+/// which keep the items of their members; the derive implements it for the
+/// view of each projected index ([`IndexView`](crate::IndexView)).
 pub trait Readable: Sized {
     /// The entity or collection name, for errors.
     const TYPE_NAME: &'static str;
+
+    /// What a client's scope decides the read by: the entity itself, a
+    /// view's entity, the collection itself. A client that reads `Task`
+    /// reads `Task`'s views.
+    type Scoped: Readable;
 
     /// The identity attribute and the value a server-side filter keeps, if
     /// any.
@@ -175,6 +181,7 @@ pub trait Readable: Sized {
 
 impl<E: Entity> Readable for E {
     const TYPE_NAME: &'static str = E::MODEL.name;
+    type Scoped = E;
 
     fn identity_filter() -> Option<(&'static str, &'static str)> {
         Some((E::MODEL.identity_attribute, E::MODEL.name))

@@ -70,6 +70,7 @@ mod overlap;
 mod query;
 pub mod size;
 pub mod tenant;
+pub mod view;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -97,6 +98,7 @@ pub use tenant::{
     IntoTenantKey, KeyTenant, KeyTenantReader, NotTenant, Tenant, TenantEntity, TenantKey,
     TenantModel, TenantReadable,
 };
+pub use view::IndexView;
 
 /// A DynamoDB item: attribute names to values.
 pub type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;

@@ -12,6 +12,7 @@ pub use crate::key::tuple::{
 };
 pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
+pub use crate::view::{view_key, view_key_text, view_parsed};
 
 /// Collection helpers for `#[derive(Collection)]`'s expansion.
 pub mod collection {

@@ -222,6 +222,23 @@ impl<E> PartialEq for Query<E> {
 }
 
 impl<E> Query<E> {
+    /// The same query, typed as reading `F` (a view's query as its
+    /// entity's, for the client's scope).
+    #[doc(hidden)]
+    pub fn cast<F>(self) -> Query<F> {
+        Query {
+            index_name: self.index_name,
+            pk_attribute: self.pk_attribute,
+            pk: self.pk,
+            sort: self.sort,
+            native: self.native,
+            ascending: self.ascending,
+            limit: self.limit,
+            sharding: self.sharding,
+            entity: PhantomData,
+        }
+    }
+
     /// A query on one partition, with no sort key condition.
     pub fn new(index_name: Option<&'static str>, pk_attribute: &'static str, pk: String) -> Self {
         Self {

@@ -45,6 +45,20 @@ trait Row: Entity + Clone + PartialEq + Debug + Send + Sync + 'static {
     fn unique(n: u32) -> Option<UniqueKey<Self>>;
     /// The items of `item`'s table partition, strongly consistent.
     async fn partition<S: Reads<Self>>(client: &Client<S>, item: &Self) -> Vec<Self>;
+    /// The whole items read through the row's projected index (its views
+    /// of `item`'s index partition, hydrated); `None` for a row without
+    /// one.
+    async fn indexed<S: Reaches<Self>>(client: &Client<S>, item: &Self) -> Option<Vec<Self>> {
+        let _ = (client, item);
+        None
+    }
+}
+
+/// Whether `item` is among the items read through its row's projected
+/// index (`None` for a row without one).
+async fn in_index<E: Row, S: Reaches<E>>(client: &Client<S>, item: &E) -> Option<bool> {
+    let found = E::indexed(client, item).await?;
+    Some(found.iter().any(|e| key(e) == key(item)))
 }
 
 fn key<E: Row>(item: &E) -> PrimaryKey<E> {
@@ -148,6 +162,11 @@ async fn walk_in<E: Row, S: Reaches<E>, T: Scans<E>>(
         listed.iter().any(|e| e.body() == "update"),
         "{name}: {listed:?}"
     );
+    // a projected index: its views hydrate to the stored entities
+    if let Some(found) = E::indexed(&client, &a).await {
+        let stored_a = current(&client, &a).await;
+        assert!(found.contains(&stored_a), "{name}: {found:?}");
+    }
     let scanned = scanner
         .scan::<E>()
         .consistent_read(true)
@@ -226,6 +245,11 @@ async fn walk_in<E: Row, S: Reaches<E>, T: Scans<E>>(
         listed.iter().all(|e| key(e) != key(&a)),
         "{name}: {listed:?}"
     );
+    assert_ne!(
+        in_index(&client, &a).await,
+        Some(true),
+        "{name}: deleted, not through the index"
+    );
     let tx = client
         .transact_get()
         .get(key(&a))
@@ -266,6 +290,11 @@ async fn walk_in<E: Row, S: Reaches<E>, T: Scans<E>>(
         assert!(deleted.is_some(), "{name}: kept, marked");
         let restored = client.restore(key(&a)).await.expect("restore");
         assert_eq!(body_of(&client, &a).await.as_deref(), Some(restored.body()));
+        assert_ne!(
+            in_index(&client, &a).await,
+            Some(false),
+            "{name}: restored, in the index again"
+        );
         if let Some(lookup) = E::unique(1) {
             let holder = client.get_unique(lookup).await.expect("get_unique");
             assert_eq!(
@@ -407,7 +436,7 @@ macro_rules! partition_by_id {
 )]
 #[pk(id)]
 #[sk()]
-#[index(by_team(gsi = "gsi1", pk(team), sk(id)))]
+#[index(by_team(gsi = "gsi1", pk(team), sk(id), projection = include(body)))]
 struct Ledger {
     id: String,
     code: String,
@@ -430,7 +459,7 @@ struct Ledger {
 #[entity(schema = "mx", soft_delete(keep_unique), unique(handle))]
 #[pk(id)]
 #[sk()]
-#[index(by_region(gsi = "gsi1", pk(region, shards = 4), sk(id)))]
+#[index(by_region(gsi = "gsi1", pk(region, shards = 4), sk(id), projection = include(handle)))]
 struct Account {
     id: String,
     handle: String,
@@ -540,13 +569,13 @@ impl From<MemoV1> for Memo {
     }
 }
 
-/// A plain row with a sharded table partition and a sparse index: the
-/// batch walk's.
+/// A plain row with a sharded table partition and a sparse keys-only
+/// index: the batch walk's.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(schema = "mx")]
 #[pk(format = "LOG#{day}", shards = 4)]
 #[sk(id)]
-#[index(by_level(gsi = "gsi1", pk(level), sk(id)))]
+#[index(by_level(gsi = "gsi1", pk(level), sk(id), projection = keys_only))]
 struct Log {
     day: String,
     id: String,
@@ -569,7 +598,7 @@ struct Log {
 )]
 #[pk(tenant_id, id)]
 #[sk()]
-#[index(by_team(gsi = "gsi1", pk(tenant_id, team), sk(id)))]
+#[index(by_team(gsi = "gsi1", pk(tenant_id, team), sk(id), projection = include(code)))]
 struct Invoice {
     tenant_id: String,
     id: String,
@@ -613,6 +642,20 @@ impl Row for Ledger {
         Some(Self::by_code(format!("code-{n}")))
     }
     partition_by_id!();
+    async fn indexed<S: Reaches<Self>>(client: &Client<S>, item: &Self) -> Option<Vec<Self>> {
+        let team = item.team.as_deref()?;
+        let views: Vec<LedgerByTeamView> = client
+            .query(Self::by_team(team))
+            .all()
+            .await
+            .expect("views");
+        let whole = client.hydrate(&views).await.expect("hydrate");
+        // The (compressed) body, read from the index as from the table.
+        let viewed: Vec<&str> = views.iter().map(|v| v.body.as_str()).collect();
+        let stored: Vec<&str> = whole.iter().map(|e| e.body.as_str()).collect();
+        assert_eq!(viewed, stored);
+        Some(whole)
+    }
 }
 
 impl Row for Account {
@@ -631,6 +674,15 @@ impl Row for Account {
         Some(Self::by_handle(format!("handle-{n}")))
     }
     partition_by_id!();
+    async fn indexed<S: Reaches<Self>>(client: &Client<S>, item: &Self) -> Option<Vec<Self>> {
+        // Every shard, merged.
+        let views: Vec<AccountByRegionView> = client
+            .query(Self::by_region(&item.region))
+            .all()
+            .await
+            .expect("views");
+        Some(client.hydrate(&views).await.expect("hydrate"))
+    }
 }
 
 impl Row for Card {
@@ -711,6 +763,19 @@ impl Row for Log {
             .await
             .expect("query")
     }
+    async fn indexed<S: Reaches<Self>>(client: &Client<S>, item: &Self) -> Option<Vec<Self>> {
+        let level = item.level.as_deref()?;
+        let views: Vec<LogByLevelView> = client
+            .query(Self::by_level(level))
+            .all()
+            .await
+            .expect("views");
+        // The keys' composites: the table's (its shard left out) and the index's.
+        assert!(views
+            .iter()
+            .all(|v| v.day == item.day && v.level.as_deref() == Some(level)));
+        Some(client.hydrate(&views).await.expect("hydrate"))
+    }
 }
 
 impl Row for Invoice {
@@ -737,6 +802,12 @@ impl Row for Invoice {
             .all()
             .await
             .expect("query")
+    }
+    async fn indexed<S: Reaches<Self>>(client: &Client<S>, item: &Self) -> Option<Vec<Self>> {
+        let team = item.team.as_deref()?;
+        let query = Self::by_team(&item.tenant_id, team);
+        let views: Vec<InvoiceByTeamView> = client.query(query).all().await.expect("views");
+        Some(client.hydrate(&views).await.expect("hydrate"))
     }
 }
 

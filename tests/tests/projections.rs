@@ -224,45 +224,6 @@ fn the_design_export_shows_each_projection() {
     );
 }
 
-#[tokio::test]
-async fn a_query_of_a_projected_index_is_refused_before_it_reads() {
-    let t = table(&[Task::MODEL]).await;
-    let task = Task {
-        task_id: "t1".into(),
-        owner: "ann".into(),
-        status: "open".into(),
-        rank: 1,
-        title: "write".into(),
-        due: "monday".into(),
-        notes: "long".into(),
-    };
-    t.client.put(&task).await.unwrap();
-    let err = t
-        .client
-        .query(Task::by_owner("ann"))
-        .all()
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(
-            &err,
-            Error::Validation(ValidationError::QueryOfProjectedIndex { index, entity: "Task", projection: "INCLUDE" })
-                if index == "gsi1"
-        ),
-        "{err:?}"
-    );
-    let err = t
-        .client
-        .query(Task::by_status("open"))
-        .all()
-        .await
-        .unwrap_err();
-    assert!(err.to_string().contains("projects KEYS_ONLY"), "{err}");
-    // The table's own key reads whole items, as ever.
-    let all = t.client.query(Task::primary("t1")).all().await.unwrap();
-    assert_eq!(all, [task]);
-}
-
 /// `Task` before it had indexes.
 #[derive(Entity, Debug, Clone, PartialEq)]
 #[entity(schema = "proj", name = "Task")]

@@ -176,6 +176,16 @@ pub enum Error {
         /// Why it is needed.
         reason: &'static str,
     },
+    /// A read that returns whole results (`hydrate`) still had keys
+    /// unprocessed when DynamoDB's retries ran out (throttling): it returns
+    /// this instead of a partial result. Sending it again reads them all.
+    #[error("{operation}: {keys} key(s) still unprocessed when the retries ran out; nothing partial was returned")]
+    Unprocessed {
+        /// The operation.
+        operation: &'static str,
+        /// How many keys were left.
+        keys: usize,
+    },
     /// The item does not exist (`patch`, `remove`).
     #[error("{entity} not found")]
     NotFound {

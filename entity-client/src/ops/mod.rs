@@ -11,6 +11,7 @@ pub mod get_unique;
 pub mod history;
 pub mod history_reader;
 pub(crate) mod history_update;
+pub mod hydrate;
 pub(crate) mod lifecycle;
 pub(crate) mod managed;
 pub mod migrate;

@@ -76,11 +76,22 @@ impl<S: Scope> Client<S> {
     ///
     /// Also sends a collection query (`TenantMembers::query("t-acme")`),
     /// whose items are the union of its members.
+    ///
+    /// A query of a projected index reads its view (`TaskByOwnerView`),
+    /// through any client that reads the entity.
     pub fn query<E: Readable>(&self, query: impl Into<Query<E>>) -> QueryRequest<E>
     where
-        S: Reads<E>,
+        S: Reads<E::Scoped>,
     {
-        self.reach::<E>().query_any(self.scope.query(query.into()))
+        let query = self.scope.query(query.into().cast::<E::Scoped>());
+        self.reach::<E::Scoped>().query_any(query.cast::<E>())
+    }
+}
+
+impl<E> QueryRequest<E> {
+    /// Its client, scoped as the query is.
+    pub(crate) fn client(&self) -> &Client {
+        &self.client
     }
 }
 

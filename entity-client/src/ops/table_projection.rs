@@ -17,7 +17,8 @@ pub enum ProjectionDesign {
     /// The table's and the index's key attributes.
     KeysOnly,
     /// The keys and these non-key attributes: the fields `include(..)`
-    /// names, with the entity's identity and version attributes.
+    /// names, with the entity's identity and version attributes and its
+    /// TTL and soft-delete attributes.
     Include(BTreeSet<String>),
 }
 
@@ -28,7 +29,15 @@ impl ProjectionDesign {
             IndexProjection::All => ProjectionDesign::All,
             IndexProjection::KeysOnly => ProjectionDesign::KeysOnly,
             IndexProjection::Include(attributes) => {
-                let identity = [model.identity_attribute, model.version_attribute];
+                // What a view's read needs besides the fields: the identity
+                // and version, and the lifecycle attributes that hide
+                // expired and soft-deleted items.
+                let lifecycle = &model.lifecycle;
+                let identity = [model.identity_attribute, model.version_attribute]
+                    .into_iter()
+                    .chain(lifecycle.ttl.map(|t| t.attribute))
+                    .chain(lifecycle.soft_delete.map(|s| s.attribute))
+                    .collect::<Vec<_>>();
                 let names = attributes.iter().chain(&identity);
                 ProjectionDesign::Include(names.map(|a| (*a).to_owned()).collect())
             }

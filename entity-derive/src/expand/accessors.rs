@@ -63,12 +63,18 @@ fn stage_alias(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     let accessor = &index.name;
     let doc_marker = format!("`{ident}::{accessor}`, as the `INDEX` of [`{queries}`].");
     let doc_alias = format!("The stages of `{ident}::{accessor}` queries ([`{queries}`]).");
+    // A projected index's queries read its view, not the entity.
+    let output =
+        (!crate::model::projection::ProjectionDecl::is_all(&index.projection)).then(|| {
+            let view = super::view::output(entity, index);
+            quote!(, #view)
+        });
     quote! {
         #[doc = #doc_marker]
         #vis enum #marker {}
 
         #[doc = #doc_alias]
-        #vis type #stage<const STAGE: usize> = #queries<#marker, STAGE>;
+        #vis type #stage<const STAGE: usize> = #queries<#marker, STAGE #output>;
     }
 }
 
@@ -87,19 +93,19 @@ fn queries_struct(entity: &Entity) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[must_use = "a query does nothing until it is sent"]
-        #vis struct #queries<INDEX, const STAGE: usize> {
+        #vis struct #queries<INDEX, const STAGE: usize, OUT = #ident> {
             // Short: every stage method names it.
-            q: #krate::__private::KeyQuery<#ident, INDEX>,
+            q: #krate::__private::KeyQuery<OUT, INDEX>,
         }
 
         #[automatically_derived]
-        impl<INDEX, const STAGE: usize> ::core::fmt::Debug for #queries<INDEX, STAGE> {
+        impl<INDEX, const STAGE: usize, OUT> ::core::fmt::Debug for #queries<INDEX, STAGE, OUT> {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::core::fmt::Debug::fmt(&self.q, f)
             }
         }
 
-        impl<INDEX, const STAGE: usize> #queries<INDEX, STAGE> #bounds {
+        impl<INDEX, const STAGE: usize, OUT> #queries<INDEX, STAGE, OUT> #bounds {
             /// Largest sort key first.
             pub fn descending(self) -> Self { Self { q: self.q.ascending(false) } }
 
@@ -111,14 +117,14 @@ fn queries_struct(entity: &Entity) -> TokenStream {
 
             /// The query: an exact sort key when every composite is fixed, a
             /// `begins_with` on the fixed prefix otherwise.
-            pub fn build(self) -> #krate::Query<#ident> {
+            pub fn build(self) -> #krate::Query<OUT> {
                 self.q.finish()
             }
         }
 
         #[automatically_derived]
-        impl<INDEX, const STAGE: usize> ::core::convert::From<#queries<INDEX, STAGE>> for #krate::Query<#ident> #bounds {
-            fn from(stage: #queries<INDEX, STAGE>) -> Self {
+        impl<INDEX, const STAGE: usize, OUT> ::core::convert::From<#queries<INDEX, STAGE, OUT>> for #krate::Query<OUT> #bounds {
+            fn from(stage: #queries<INDEX, STAGE, OUT>) -> Self {
                 stage.build()
             }
         }
@@ -247,9 +253,10 @@ fn composite_stage(
 ) -> TokenStream {
     let n = sk.composites.len();
     let at = (k, sk.composites[k].token);
+    let output = super::view::output(entity, index);
     super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
-        let fix = fix_methods(entity, stage, sk, k, guard);
-        let compare = compare_methods(entity, sk, k, guard);
+        let fix = fix_methods(entity, (stage, &output), sk, k, guard);
+        let compare = compare_methods(entity, &output, sk, k, guard);
         let whole = (k == 0 && n >= 2 && (0..n).all(|k| ranged(sk, k)))
             .then(|| whole_key_methods(entity, index, sk));
         quote!(#fix #compare #whole)
@@ -260,13 +267,13 @@ fn composite_stage(
 /// `guard` is the `where` clause that holds on the composite's stage.
 fn fix_methods(
     entity: &Entity,
-    stage: &Ident,
+    (stage, output): (&Ident, &TokenStream),
     sk: &Key,
     k: usize,
     guard: &TokenStream,
 ) -> TokenStream {
     let krate = &entity.krate;
-    let ident = entity.ident;
+    let ident = output;
     let field = &entity.fields[sk.composites[k].field];
     let (name, ty) = (field.ident, field.key_ty);
     let n = sk.composites.len();
@@ -303,9 +310,15 @@ fn ranged(sk: &Key, k: usize) -> bool {
 
 /// `priority_begins_with(v)`, `priority_gt(v)` and friends, which end the
 /// query on a condition on composite `k`.
-fn compare_methods(entity: &Entity, sk: &Key, k: usize, guard: &TokenStream) -> TokenStream {
+fn compare_methods(
+    entity: &Entity,
+    output: &TokenStream,
+    sk: &Key,
+    k: usize,
+    guard: &TokenStream,
+) -> TokenStream {
     let krate = &entity.krate;
-    let ident = entity.ident;
+    let ident = output;
     let field = &entity.fields[sk.composites[k].field];
     let (name, ty) = (field.ident, field.key_ty);
     let n = sk.composites.len();
@@ -389,6 +402,7 @@ fn op_name(name: &Ident, suffix: &str) -> Ident {
 fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
+    let output = super::view::output(entity, index);
     let compose_of = key_names(index, "sk").compose_of;
     let types: Vec<_> = sk
         .composites
@@ -406,7 +420,7 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
         let fields = (0..names.len()).map(syn::Index::from);
         quote!(#ident::#compose_of(#(#tuple.#fields),*))
     };
-    let q = quote!(#krate::Query<#ident>);
+    let q = quote!(#krate::Query<#output>);
     let ops = [
         ("sk_gt", quote!(key_gt), ">"),
         ("sk_gte", quote!(key_ge), ">="),

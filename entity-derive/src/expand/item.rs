@@ -131,18 +131,10 @@ fn from_item(entity: &Entity) -> TokenStream {
         .map(|i| quote::format_ident!("__entity_slot_{}", i))
         .collect();
     let attributes = entity.fields.iter().map(|field| &field.attribute);
-    let fields = entity.fields.iter().zip(&slots).enumerate().map(|(f, (field, slot))| {
-        let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
-        if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
-            super::lifecycle::read_ttl(entity, &ttl, slot)
-        } else if field.compression().is_some() {
-            quote_spanned!(ty.span()=> #ident: #private::read_compressed::<#ty>(#slot, #name, #attribute)?)
-        } else if field.serde {
-            quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
-        } else {
-            quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)
-        }
-    });
+    let fields = slots
+        .iter()
+        .enumerate()
+        .map(|(f, slot)| read_field(entity, f, slot));
     let checks = match &entity.upgrade_from {
         None => quote!(#private::check_item(&__entity_item, <Self as #krate::Entity>::MODEL)?;),
         Some(_) => {
@@ -180,6 +172,25 @@ fn from_item(entity: &Entity) -> TokenStream {
             #checks
             #read
         }
+    }
+}
+
+/// `field: value` for field `f`, read from its attribute's `slot` (an
+/// `Option<AttributeValue>`) as `from_item` reads it.
+pub(super) fn read_field(entity: &Entity, f: usize, slot: &syn::Ident) -> TokenStream {
+    let krate = &entity.krate;
+    let name = &entity.name;
+    let private = quote!(#krate::__private);
+    let field = &entity.fields[f];
+    let (ident, attribute, ty) = (field.ident, &field.attribute, field.ty);
+    if let Some(ttl) = super::lifecycle::ttl_field(entity, f) {
+        super::lifecycle::read_ttl(entity, &ttl, slot)
+    } else if field.compression().is_some() {
+        quote_spanned!(ty.span()=> #ident: #private::read_compressed::<#ty>(#slot, #name, #attribute)?)
+    } else if field.serde {
+        quote!(#ident: #private::read_serde_field::<#ty>(#slot, #name, #attribute)?)
+    } else {
+        quote_spanned!(ty.span()=> #ident: #private::read_field::<#ty>(#slot, #name, #attribute)?)
     }
 }
 

@@ -16,6 +16,7 @@ mod tenant;
 pub mod union;
 mod upgrade;
 pub mod value_casing;
+mod view;
 
 use crate::model::names::key_names;
 use crate::model::{Entity, Field, Key};
@@ -55,6 +56,7 @@ fn api(entity: &Entity) -> TokenStream {
     let unique_values = managed::unique_values(entity);
     let markers = managed::markers(entity);
     let tenancy = tenant::expand(entity);
+    let views = view::expand(entity);
     let krate = &entity.krate;
     let ident = entity.ident;
     let bounds = key_bounds(entity);
@@ -71,6 +73,7 @@ fn api(entity: &Entity) -> TokenStream {
         }
         #markers
         #tenancy
+        #views
     }
 }
 

@@ -74,21 +74,21 @@ fn sort_stage(
     k: usize,
 ) -> TokenStream {
     let at = (k, multi.sk[k].token);
+    let output = super::view::output(entity, index);
     super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
-        sort_methods(entity, stage, multi, k, guard)
+        sort_methods(entity, (stage, &output), multi, k, guard)
     })
 }
 
 /// Sort attribute `k`'s methods, each with the `where` clause `guard`.
 fn sort_methods(
     entity: &Entity,
-    stage: &Ident,
+    (stage, ident): (&Ident, &TokenStream),
     multi: &MultiAttribute,
     k: usize,
     guard: &TokenStream,
 ) -> TokenStream {
     let krate = &entity.krate;
-    let ident = entity.ident;
     let field = &entity.fields[multi.sk[k].field];
     let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
     let n = multi.sk.len();

@@ -359,6 +359,7 @@ fn readable_impl(union: &Union, members: &[(&Ident, &Type)]) -> TokenStream {
         #[automatically_derived]
         impl #krate::Readable for #ident {
             const TYPE_NAME: &'static str = #display;
+            type Scoped = Self;
 
             fn identity_filter() -> ::core::option::Option<(&'static str, &'static str)> {
                 ::core::option::Option::None

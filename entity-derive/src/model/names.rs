@@ -177,6 +177,11 @@ pub fn access_pattern_name(entity: &Entity, index: &Index) -> Ident {
     format_ident!("{}{}", entity.ident, pascal(&index.name.to_string()))
 }
 
+/// `TaskByOwnerView`: what a query of a projected index returns.
+pub fn view_type_name(entity: &Entity, index: &Index) -> Ident {
+    format_ident!("{}{}View", entity.ident, pascal(&index.name.to_string()))
+}
+
 /// `TaskByProjectQuery`: the stage type of an index's accessor.
 pub fn stage_type_name(entity: &Entity, index: &Index) -> Ident {
     format_ident!("{}{}Query", entity.ident, pascal(&index.name.to_string()))

@@ -77,6 +77,13 @@ impl<S: Scope> Client<S> {
     }
 }
 
+impl<E> BatchGet<E> {
+    /// Its client.
+    pub(crate) fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
 impl<E: Entity + Send + 'static> BatchGet<E> {
     /// Strongly consistent reads.
     pub fn consistent_read(mut self, consistent: bool) -> Self {
@@ -86,7 +93,7 @@ impl<E: Entity + Send + 'static> BatchGet<E> {
 
     crate::ops::visibility::shown_methods!();
 
-    async fn send(self) -> Result<BatchGetOutput<E>> {
+    pub(crate) async fn send(self) -> Result<BatchGetOutput<E>> {
         let table = self.client.checked_table()?.to_owned();
         let visibility = Visibility::of::<E>(&self.client, self.shown);
         let mut seen = KeySet::default();
