@@ -166,16 +166,62 @@ pub fn encode<T: Compressible>(
     value: &T,
     min: usize,
 ) -> Result<Option<AttributeValue>, AttributeError> {
-    if let Some(bytes) = value.bytes().filter(|b| b.len() >= min) {
-        let compressed = lz4_flex::block::compress(bytes);
-        if HEADER_LEN + compressed.len() < bytes.len() {
-            return framed(Codec::Lz4, bytes.len(), &compressed).map(Some);
-        }
+    if let Some(done) = value.bytes().and_then(|bytes| compressed(bytes, min)) {
+        return done.map(Some);
     }
-    match value.to_attribute()? {
-        Some(AttributeValue::B(blob)) if blob.as_ref().starts_with(&MAGIC) => {
+    value.to_attribute()?.map(as_is).transpose()
+}
+
+/// [`encode`] of a value already converted to its attribute (text `S`,
+/// binary `B`, or the list of numbers a `Vec<u8>` converts to; any other is
+/// returned as it is): what an update's `set` of a compressed field
+/// stores.
+///
+/// ```
+/// use entity_core::compress::{encode_attribute, MAGIC};
+/// use entity_core::__private::AttributeValue;
+///
+/// let long = AttributeValue::S("abc ".repeat(1_000));
+/// let AttributeValue::B(stored) = encode_attribute(long, 1024).unwrap() else { panic!() };
+/// assert!(stored.as_ref().starts_with(&MAGIC));
+/// let short = AttributeValue::S("abc".into());
+/// assert_eq!(encode_attribute(short.clone(), 1024).unwrap(), short);
+/// ```
+pub fn encode_attribute(value: AttributeValue, min: usize) -> Result<AttributeValue, AttributeError> {
+    let bytes: Option<std::borrow::Cow<'_, [u8]>> = match &value {
+        AttributeValue::S(text) => Some(text.as_bytes().into()),
+        AttributeValue::B(blob) => Some(blob.as_ref().into()),
+        AttributeValue::L(list) => list
+            .iter()
+            .map(|n| n.as_n().ok().and_then(|n| n.parse::<u8>().ok()))
+            .collect::<Option<Vec<u8>>>()
+            .map(Into::into),
+        _ => None,
+    };
+    if let Some(done) = bytes.and_then(|bytes| compressed(&bytes, min)) {
+        return done;
+    }
+    as_is(value)
+}
+
+/// `bytes` compressed and framed, when they are at least `min` long and
+/// compression makes them smaller.
+fn compressed(bytes: &[u8], min: usize) -> Option<Result<AttributeValue, AttributeError>> {
+    if bytes.len() < min {
+        return None;
+    }
+    let compressed = lz4_flex::block::compress(bytes);
+    (HEADER_LEN + compressed.len() < bytes.len())
+        .then(|| framed(Codec::Lz4, bytes.len(), &compressed))
+}
+
+/// A value stored uncompressed: as it is, unless it is a binary that would
+/// read as a header, which is framed as stored.
+fn as_is(value: AttributeValue) -> Result<AttributeValue, AttributeError> {
+    match value {
+        AttributeValue::B(blob) if blob.as_ref().starts_with(&MAGIC) => {
             let bytes = blob.as_ref();
-            framed(Codec::Stored, bytes.len(), bytes).map(Some)
+            framed(Codec::Stored, bytes.len(), bytes)
         }
         plain => Ok(plain),
     }

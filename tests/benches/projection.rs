@@ -75,9 +75,29 @@ async fn main() {
     let row = |what: &str, units: f64, base: f64| {
         println!("{what:<44} {units:>10.1} {:>10.3}", units / base);
     };
-    row("every task through the ALL index", all.read_units, all.read_units);
-    row("every view through INCLUDE (title)", include.read_units, all.read_units);
-    row("every view through KEYS_ONLY", keys.read_units, all.read_units);
-    row("25 whole tasks through the ALL index", whole_page.read_units, whole_page.read_units);
-    row("25 views through KEYS_ONLY, hydrated", listing.read_units, whole_page.read_units);
+    row(
+        "every task through the ALL index",
+        all.read_units,
+        all.read_units,
+    );
+    row(
+        "every view through INCLUDE (title)",
+        include.read_units,
+        all.read_units,
+    );
+    row(
+        "every view through KEYS_ONLY",
+        keys.read_units,
+        all.read_units,
+    );
+    row(
+        "25 whole tasks through the ALL index",
+        whole_page.read_units,
+        whole_page.read_units,
+    );
+    row(
+        "25 views through KEYS_ONLY, hydrated",
+        listing.read_units,
+        whole_page.read_units,
+    );
 }

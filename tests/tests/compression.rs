@@ -228,3 +228,40 @@ fn item_size_is_what_the_client_checks() {
     let body = binary(&item["body"]).len();
     assert_eq!(large.item_size().unwrap().of("body"), Some(4 + body));
 }
+
+#[tokio::test]
+async fn an_update_stores_a_compressed_field_as_a_put_does() {
+    let t = table(&[Doc::MODEL]).await;
+    let c = &t.client;
+    let small = doc("u1", "short".into());
+    c.put(&small).await.unwrap();
+    let f = Doc::fields();
+    let text = json_like(50_000);
+    let bytes = json_like(2_000).into_bytes();
+    c.update(small.primary_key())
+        .changes(
+            entity_client::expr::Update::new()
+                .set(f.body, text.as_str())
+                .set(f.attachment, bytes.clone())
+                .set(f.summary, Some("short summary".to_owned())),
+        )
+        .await
+        .unwrap();
+    let raw = stored(c, &small.primary_key()).await.unwrap();
+    for attribute in ["body", "attachment"] {
+        let stored = binary(&raw[attribute]);
+        assert_eq!(&stored[..5], &[MAGIC[0], MAGIC[1], MAGIC[2], 1, 1], "{attribute}");
+    }
+    assert!(binary(&raw["body"]).len() < text.len() / 3);
+    // Under the threshold: stored as usual.
+    assert_eq!(raw["summary"], AttributeValue::S("short summary".into()));
+    let read = c.get(small.primary_key()).await.unwrap().unwrap();
+    assert_eq!((read.body, read.attachment), (text, bytes));
+    // A shrinking update stores it plain again.
+    c.update(small.primary_key())
+        .changes(entity_client::expr::Update::new().set(f.body, "short again"))
+        .await
+        .unwrap();
+    let raw = stored(c, &small.primary_key()).await.unwrap();
+    assert_eq!(raw["body"], AttributeValue::S("short again".into()));
+}

@@ -95,9 +95,27 @@ pub trait Settable {
     fn index_keys() -> &'static [&'static str] {
         &[]
     }
+
+    /// The attribute an update stores for a value set: the value itself,
+    /// or a compressed field's value compressed as a whole-item write
+    /// stores it.
+    fn stored(value: AttributeValue) -> Result<AttributeValue, AttributeError> {
+        Ok(value)
+    }
 }
 
 impl Settable for Plain {}
+
+/// The role of a `#[entity(compress)]` field whose threshold is `MIN`
+/// bytes: an update's `set` stores its value compressed, as `put` does.
+#[derive(Debug)]
+pub struct Compressed<const MIN: usize>;
+
+impl<const MIN: usize> Settable for Compressed<MIN> {
+    fn stored(value: AttributeValue) -> Result<AttributeValue, AttributeError> {
+        crate::compress::encode_attribute(value, MIN)
+    }
+}
 
 /// The role of a composite of secondary indexes that are all declared
 /// `policy = "sparse"`: field number `FIELD` of entity `E`. It can be set

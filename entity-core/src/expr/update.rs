@@ -141,9 +141,10 @@ impl<E> Update<E> {
         self.leave_indexes::<M>();
         match value.into_attr() {
             Ok(AttributeValue::Null(_)) => self.removes.push(attr.name()),
-            value => self
-                .sets
-                .push((attr.name().to_owned(), SetAction::Value(value))),
+            value => self.sets.push((
+                attr.name().to_owned(),
+                SetAction::Value(value.and_then(M::stored)),
+            )),
         }
         self
     }
@@ -179,7 +180,7 @@ impl<E> Update<E> {
         self.leave_indexes::<M>();
         self.sets.push((
             attr.name().to_owned(),
-            SetAction::IfNotExists(value.into_attr()),
+            SetAction::IfNotExists(value.into_attr().and_then(M::stored)),
         ));
         self
     }

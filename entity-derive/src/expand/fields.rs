@@ -117,6 +117,18 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
         .iter()
         .map(|_| TokenStream::new()) // `Plain`, the handle's default
         .collect();
+    for (f, field) in entity.fields.iter().enumerate() {
+        if let Some(compress) = field.compression() {
+            let min = match compress.min {
+                Some(min) => {
+                    let min = proc_macro2::Literal::usize_unsuffixed(min as usize);
+                    quote!(#min)
+                }
+                None => quote!({ #krate::compress::DEFAULT_MIN }),
+            };
+            roles[f] = quote!(#krate::expr::Compressed<#min>);
+        }
+    }
     for f in entity.unique_fields() {
         roles[f] = quote!(#krate::expr::UniqueField);
     }
