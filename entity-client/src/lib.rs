@@ -139,6 +139,7 @@ pub use ops::migrate::{
 pub use ops::paging::Page;
 pub use ops::probe::{Outcome, Probe, ProbeCheck};
 pub use ops::query::QueryRequest;
+pub use ops::rekey::Rekey;
 pub use ops::scan::Scan;
 pub use ops::table::{CreateTable, TableDesign};
 pub use ops::table_projection::ProjectionDesign;

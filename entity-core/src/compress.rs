@@ -187,7 +187,10 @@ pub fn encode<T: Compressible>(
 /// let short = AttributeValue::S("abc".into());
 /// assert_eq!(encode_attribute(short.clone(), 1024).unwrap(), short);
 /// ```
-pub fn encode_attribute(value: AttributeValue, min: usize) -> Result<AttributeValue, AttributeError> {
+pub fn encode_attribute(
+    value: AttributeValue,
+    min: usize,
+) -> Result<AttributeValue, AttributeError> {
     let bytes: Option<std::borrow::Cow<'_, [u8]>> = match &value {
         AttributeValue::S(text) => Some(text.as_bytes().into()),
         AttributeValue::B(blob) => Some(blob.as_ref().into()),

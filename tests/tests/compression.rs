@@ -250,7 +250,11 @@ async fn an_update_stores_a_compressed_field_as_a_put_does() {
     let raw = stored(c, &small.primary_key()).await.unwrap();
     for attribute in ["body", "attachment"] {
         let stored = binary(&raw[attribute]);
-        assert_eq!(&stored[..5], &[MAGIC[0], MAGIC[1], MAGIC[2], 1, 1], "{attribute}");
+        assert_eq!(
+            &stored[..5],
+            &[MAGIC[0], MAGIC[1], MAGIC[2], 1, 1],
+            "{attribute}"
+        );
     }
     assert!(binary(&raw["body"]).len() < text.len() / 3);
     // Under the threshold: stored as usual.

@@ -216,3 +216,38 @@ async fn a_tenant_moves_its_own_items_within_its_tenant() {
     assert!(matches!(err, Error::TenantMismatch { .. }), "{err:?}");
     assert!(acme.get(Page::tenant_key("start")).await.unwrap().is_some());
 }
+
+#[tokio::test]
+async fn explain_shows_the_move_and_moves_nothing() {
+    use entity_client::Explain;
+    let t = table(&[Account::MODEL]).await;
+    let c = &t.client;
+    let ada = c.create(&account("ada", "ada@example.com")).await.unwrap();
+    let before = stored_items(c).await;
+    let renamed = Account {
+        handle: "ada_l".into(),
+        ..ada
+    };
+    let explained = c
+        .rekey(Account::key("ada"), &renamed)
+        .explain()
+        .await
+        .unwrap();
+    let operations: Vec<&str> = explained
+        .requests
+        .iter()
+        .map(|r| r.operation.as_str())
+        .collect();
+    // The stored item's read, then the one transaction.
+    assert_eq!(
+        operations.last(),
+        Some(&"TransactWriteItems"),
+        "{operations:?}"
+    );
+    let body = explained.requests.last().unwrap().json();
+    let items = body["TransactItems"].as_array().unwrap();
+    assert!(items.iter().any(|i| i.get("Delete").is_some()), "{body}");
+    assert!(items.iter().any(|i| i.get("Put").is_some()), "{body}");
+    assert_eq!(stored_items(c).await, before, "nothing sent");
+    assert!(c.get(Account::key("ada")).await.unwrap().is_some());
+}

@@ -10,7 +10,8 @@
 //! strongly consistent, as every guarded write is: the old item must still
 //! be as read, and the new key free.
 
-use super::managed::{self, keep_created, stamped_key, Mode};
+use super::managed::{self, keep_created, stamped_key, Mode, Stamped};
+use super::operation::{operation, Operation};
 use super::rmw::{Current, GUARDED_ATTEMPTS};
 use super::single::{self, IdentityGuard};
 use super::whole_write::WholeWrite;
@@ -18,10 +19,12 @@ use super::{condition_only, not_exists, unique, Companion, Conditional};
 use crate::error::{Error, FailedCondition, Result};
 use crate::limits::check_item;
 use crate::scoping::{Reaches, Scope, ScopeKey};
+use crate::trace::Op;
 use crate::Client;
 use aws_sdk_dynamodb::types::{Delete, TransactWriteItem};
 use entity_core::expr::Condition;
 use entity_core::{Entity, Item, PrimaryKey};
+use std::future::Future;
 
 impl<S: Scope> Client<S> {
     /// Moves the item stored under `old` to the table key of `entity`, in
@@ -79,26 +82,66 @@ impl<S: Scope> Client<S> {
     /// # #[cfg(not(feature = "embedded"))]
     /// # fn main() {}
     /// ```
-    pub async fn rekey<E: Entity>(&self, old: impl ScopeKey<E, S>, entity: &E) -> Result<E>
+    pub fn rekey<E: Entity>(&self, old: impl ScopeKey<E, S>, entity: &E) -> Rekey<E>
     where
         S: Reaches<E>,
     {
-        if let Some(error) = self.scope.refuse(entity) {
-            return Err(error);
-        }
         let old = old.complete(&self.scope);
         let client = self.reach::<E>();
-        rekey_any(&client, &old, entity, IdentityGuard::of::<E>(S::GUARDED)).await
+        let stamped = match self.scope.refuse(entity) {
+            Some(error) => Err(error),
+            None => managed::stamp(&client, entity, Mode::Replace),
+        };
+        Rekey {
+            client,
+            old,
+            stamped,
+            identity: IdentityGuard::of::<E>(S::GUARDED),
+        }
     }
 }
+
+/// A move of an item to another table key ([`Client::rekey`]). `.await`
+/// returns the entity as stored under its new key; `explain()` shows the
+/// reads and the transaction without sending the transaction.
+#[must_use = "a request does nothing until it is awaited"]
+pub struct Rekey<E> {
+    client: Client,
+    old: PrimaryKey<E>,
+    stamped: Result<Stamped<E>>,
+    identity: Option<IdentityGuard>,
+}
+
+impl<E: Entity + Send + 'static> Operation for Rekey<E> {
+    type Output = E;
+    const WRITES: bool = true;
+
+    fn describe(&self) -> Op<'_> {
+        Op {
+            operation: "rekey",
+            entity: E::MODEL.name,
+            table: self.client.table(),
+            index: None,
+        }
+    }
+
+    fn client_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    fn execute(self) -> impl Future<Output = Result<E>> + Send + 'static {
+        async move { rekey_any(&self.client, &self.old, self.stamped?, self.identity).await }
+    }
+}
+
+operation!([E: Entity + Send + 'static] Rekey<E> => E);
 
 async fn rekey_any<E: Entity>(
     client: &Client,
     old: &PrimaryKey<E>,
-    entity: &E,
+    stamped: Stamped<E>,
     identity: Option<IdentityGuard>,
 ) -> Result<E> {
-    let stamped = managed::stamp(client, entity, Mode::Replace)?;
     check_item(E::MODEL, &stamped.item)?;
     let new = stamped_key(&stamped)?;
     if new.to_item() == old.to_item() {
