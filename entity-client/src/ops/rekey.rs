@@ -112,6 +112,12 @@ pub struct Rekey<E> {
     identity: Option<IdentityGuard>,
 }
 
+impl<E: Entity> Rekey<E> {
+    async fn send(self) -> Result<E> {
+        rekey_any(&self.client, &self.old, self.stamped?, self.identity).await
+    }
+}
+
 impl<E: Entity + Send + 'static> Operation for Rekey<E> {
     type Output = E;
     const WRITES: bool = true;
@@ -130,7 +136,7 @@ impl<E: Entity + Send + 'static> Operation for Rekey<E> {
     }
 
     fn execute(self) -> impl Future<Output = Result<E>> + Send + 'static {
-        async move { rekey_any(&self.client, &self.old, self.stamped?, self.identity).await }
+        self.send()
     }
 }
 
