@@ -131,6 +131,34 @@ async fn a_scan_is_held_to_its_read_rate_and_parallel_segments_share_one_budget(
 }
 
 #[tokio::test]
+async fn batch_gets_wait_for_the_read_budget_chunk_by_chunk() {
+    let t = table(&[Doc::MODEL]).await;
+    stored(&t, 400).await;
+    let keys = || (0..400).map(|i| Doc::key(i));
+    let (read, unlimited) = t
+        .client
+        .measure(|c| async move { c.batch_get(keys()).await })
+        .await;
+    assert_eq!(read.unwrap().items.len(), 400);
+    // Four chunks of 100; a budget that makes them last about a second and a half.
+    let target = unlimited.read_units / 1.5;
+    let limit = RateLimit::fixed(target, f64::INFINITY);
+    let bulk = t.client.with_rate_limit(limit.clone());
+    let started = Instant::now();
+    let (read, cost) = bulk
+        .measure(|c| async move { c.batch_get(keys()).await })
+        .await;
+    let elapsed = started.elapsed();
+    assert_eq!(read.unwrap().items.len(), 400, "nothing dropped");
+    assert!(
+        (limit.consumed().read_units - cost.read_units).abs() < 1e-9,
+        "{cost}"
+    );
+    let chunk = unlimited.read_units / 4.0;
+    assert_held(cost.read_units, chunk, elapsed, target, "batch get");
+}
+
+#[tokio::test]
 async fn an_operations_limit_takes_the_place_of_the_clients() {
     let t = table(&[Doc::MODEL]).await;
     // A client held to 5 write units a second would take 40 s for 200.

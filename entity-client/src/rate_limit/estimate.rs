@@ -1,14 +1,15 @@
 //! What a request will consume, guessed from its typed input before it is
 //! sent: a write from the sizes of the items it writes (a unit per
-//! kilobyte, twice that in a transaction), a read from what reads of this
-//! limit consumed lately (a read request names no item sizes).
+//! kilobyte, twice that in a transaction), a batch read from its keys (the
+//! least they can cost), another read from what reads of this limit
+//! consumed lately (a read request names no item sizes).
 
 use super::{Kind, RateLimit};
 use crate::limits::item_total;
 use crate::stats::Operation;
 use aws_sdk_dynamodb::operation::{
-    batch_write_item::BatchWriteItemInput, put_item::PutItemInput,
-    transact_write_items::TransactWriteItemsInput,
+    batch_get_item::BatchGetItemInput, batch_write_item::BatchWriteItemInput,
+    put_item::PutItemInput, transact_write_items::TransactWriteItemsInput,
 };
 use aws_smithy_runtime_api::client::interceptors::context::Input;
 
@@ -18,6 +19,23 @@ const WRITE_UNIT: usize = 1024;
 /// The kind of capacity `operation` consumes, and the estimate of what
 /// `input` will.
 pub(crate) fn estimate(operation: Operation, input: &Input, limit: &RateLimit) -> (Kind, f64) {
+    if let Some(i) = input.downcast_ref::<BatchGetItemInput>() {
+        // Each key found costs at least half a unit (a whole one read
+        // strongly consistent): the least the request can consume, known
+        // before it is sent, so chunks sent together wait for each other.
+        let keys = i.request_items.iter().flat_map(|r| r.values());
+        let units = keys
+            .map(|k| {
+                let each = if k.consistent_read == Some(true) {
+                    1.0
+                } else {
+                    0.5
+                };
+                each * k.keys.len() as f64
+            })
+            .sum();
+        return (Kind::Read, units);
+    }
     if operation.is_read() {
         return (Kind::Read, limit.typical(Kind::Read));
     }

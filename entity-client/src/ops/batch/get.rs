@@ -6,6 +6,7 @@ use crate::keys::{KeyId, KeySet};
 use crate::limits::{check_primary_key, BATCH_GET_CHUNK};
 use crate::ops::operation::{operation, Operation};
 use crate::ops::visibility::{Shown, Visibility};
+use crate::rate_limit::Kind;
 use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
@@ -154,6 +155,9 @@ async fn get_chunk<E: Entity>(
                     sent.clone(),
                 )
             })?;
+        // A limited client's batch reads wait for the budget, chunk by
+        // chunk and retry by retry.
+        client.capacity_ready(Kind::Read).await;
         let mut output = client
             .batch_sdk()
             .batch_get_item()
