@@ -134,7 +134,7 @@ async fn a_scan_is_held_to_its_read_rate_and_parallel_segments_share_one_budget(
 async fn batch_gets_wait_for_the_read_budget_chunk_by_chunk() {
     let t = table(&[Doc::MODEL]).await;
     stored(&t, 400).await;
-    let keys = || (0..400).map(|i| Doc::key(i));
+    let keys = || (0..400).map(Doc::key);
     let (read, unlimited) = t
         .client
         .measure(|c| async move { c.batch_get(keys()).await })
