@@ -112,6 +112,9 @@ pub(crate) struct Inner {
     /// `sdk` with the batch policy's retries, made when a batch first
     /// needs it ([`Client::batch_sdk`]).
     batch_sdk: OnceLock<aws_sdk_dynamodb::Client>,
+    /// Whether `sdk` encrypts (`Client::with_encryption`, feature
+    /// `encryption`): writes of entities with encrypted fields need it.
+    pub(crate) encrypts: bool,
 }
 
 impl Inner {
@@ -217,6 +220,7 @@ impl Client {
                 tenant: None,
                 tenants: Default::default(),
                 batch_sdk: OnceLock::new(),
+                encrypts: false,
             }),
             scope: Unscoped,
         }
@@ -398,6 +402,15 @@ impl<S: Scope> Client<S> {
     /// The plain client behind this one, to run an operation on `R`: the
     /// scope has checked `R` (at compile time) and registered it with its
     /// request check.
+    /// Refuses a write of `model`'s items when they have encrypted fields
+    /// and this client does not encrypt: nothing is stored in plain text.
+    pub(crate) fn check_encrypts(&self, model: &'static entity_core::EntityModel) -> crate::Result<()> {
+        match model.encrypts() && !self.inner.encrypts {
+            true => Err(crate::Error::EncryptionNotConfigured { entity: model.name }),
+            false => Ok(()),
+        }
+    }
+
     pub(crate) fn reach<R: Readable>(&self) -> Client
     where
         S: Reads<R>,

@@ -41,6 +41,11 @@ pub struct EntityModel {
 }
 
 impl EntityModel {
+    /// Whether the entity has `#[entity(encrypt)]` fields.
+    pub fn encrypts(&self) -> bool {
+        self.fields.iter().any(|f| f.encrypted)
+    }
+
     /// Every key attribute the entity writes (table and index keys),
     /// without repeats.
     pub fn key_attributes(&self) -> Vec<&'static str> {
@@ -318,11 +323,25 @@ pub struct FieldModel {
     pub field: &'static str,
     /// The attribute name in DynamoDB.
     pub attribute: &'static str,
+    /// `#[entity(encrypt)]`: stored encrypted and signed.
+    pub encrypted: bool,
 }
 
 impl FieldModel {
     /// Field `field`, stored in attribute `attribute`.
     pub const fn new(field: &'static str, attribute: &'static str) -> Self {
-        Self { field, attribute }
+        Self {
+            field,
+            attribute,
+            encrypted: false,
+        }
+    }
+
+    /// The field, encrypted (`#[entity(encrypt)]`).
+    pub const fn encrypted(self) -> Self {
+        Self {
+            encrypted: true,
+            ..self
+        }
     }
 }

@@ -176,6 +176,25 @@ pub enum Error {
         /// Why it is needed.
         reason: &'static str,
     },
+    /// A write of an entity with `#[entity(encrypt)]` fields through a
+    /// client that does not encrypt: refused before sending, so nothing is
+    /// stored in plain text.
+    #[error("{entity} has encrypted fields and this client does not encrypt: configure it with `Client::with_encryption` (feature `encryption`)")]
+    EncryptionNotConfigured {
+        /// The entity.
+        entity: &'static str,
+    },
+    /// The Database Encryption SDK refused an item or a request: a
+    /// signature that does not verify (a tampered item), a key it cannot
+    /// unwrap, a plain-text item where it reads only encrypted ones, or a
+    /// request it cannot encrypt. Nothing was returned or written.
+    #[error("{operation}: encryption: {reason}")]
+    Encryption {
+        /// The operation.
+        operation: &'static str,
+        /// What the Database Encryption SDK said.
+        reason: String,
+    },
     /// A read that returns whole results (`hydrate`) still had keys
     /// unprocessed when DynamoDB's retries ran out (throttling): it returns
     /// this instead of a partial result. Sending it again reads them all.

@@ -52,6 +52,7 @@ impl<E: Entity> Stamped<E> {
 
 /// Stamps `entity`'s managed fields for a write of kind `mode`.
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
+    client.check_encrypts(E::MODEL)?;
     let mut item = entity.to_item()?;
     live(&mut item, E::MODEL.lifecycle.soft_delete);
     let managed = &E::MODEL.managed;

@@ -75,7 +75,8 @@ impl Client {
             client: self.clone(),
             stamped: managed::stamp(self, entity, mode),
             mode,
-            upsert,
+            // An encrypted item is signed whole: its upsert is a put.
+            upsert: upsert && !E::MODEL.encrypts(),
             condition: None,
             token: None,
             identity_guard: false,

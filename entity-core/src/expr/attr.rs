@@ -86,7 +86,8 @@ pub struct UniqueField;
     note = "an index key composite changes with its group, through the setter its role names (role `TaskSetPriorityStatus`: `.apply(Task::set_priority_status(..))`), which recomposes the index keys; declare its indexes `policy = \"sparse\"` to also set it alone, which takes the item out of them",
     note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one",
     note = "a managed field (role `Managed`: `created_at`, `updated_at`, `version`) is written by the client on every write, never by hand",
-    note = "a unique constraint's field (role `UniqueField`) changes only through `client.put` or `client.upsert`, which move its sentinel with it"
+    note = "a unique constraint's field (role `UniqueField`) changes only through `client.put` or `client.upsert`, which move its sentinel with it",
+    note = "an encrypted field (role `Encrypted`) is signed with its item: it changes only through a whole-item write (`put`, `upsert`)"
 )]
 pub trait Settable {
     /// The index key attributes an update setting such a field removes: a
@@ -105,6 +106,29 @@ pub trait Settable {
 }
 
 impl Settable for Plain {}
+
+/// The role of an `#[entity(encrypt)]` field: stored as ciphertext signed
+/// with its item, so neither compared in a condition or filter (DynamoDB
+/// sees only ciphertext) nor set by an update (which would break the
+/// item's signature); a whole-item write (`put`, `upsert`) changes it.
+#[derive(Debug)]
+pub struct Encrypted;
+
+/// The roles whose fields conditions and filters compare: every role but
+/// [`Encrypted`].
+#[diagnostic::on_unimplemented(
+    message = "an encrypted field cannot be compared in a condition or filter",
+    label = "DynamoDB holds only this field's ciphertext",
+    note = "compare an encrypted field's value after reading the item, or compare a field that is not encrypted"
+)]
+pub trait Comparable {}
+
+impl Comparable for Plain {}
+impl Comparable for TableKeyComposite {}
+impl Comparable for Managed {}
+impl Comparable for UniqueField {}
+impl<const MIN: usize> Comparable for Compressed<MIN> {}
+impl<E, const FIELD: usize> Comparable for SparseComposite<E, FIELD> {}
 
 /// The role of a `#[entity(compress)]` field whose threshold is `MIN`
 /// bytes: an update's `set` stores its value compressed, as `put` does.

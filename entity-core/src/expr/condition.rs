@@ -1,6 +1,6 @@
 //! Conditions (for writes) and filters (for reads) over an entity's fields.
 
-use super::attr::{Attr, IntoAttr};
+use super::attr::{Attr, Comparable, IntoAttr};
 use super::placeholders::Placeholders;
 use crate::attr::AttributeError;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -177,7 +177,7 @@ macro_rules! comparisons {
     )*};
 }
 
-impl<E, T, M> Attr<E, T, M> {
+impl<E, T, M: Comparable> Attr<E, T, M> {
     comparisons! {
         /// `attr = value`
         eq => "=",

@@ -13,7 +13,7 @@ mod placeholders;
 mod update;
 
 pub use attr::{
-    Attr, Compressed, IntoAttr, Managed, Numeric, Plain, Settable, SparseComposite, SparseKeys,
+    Attr, Comparable, Compressed, Encrypted, IntoAttr, Managed, Numeric, Plain, Settable, SparseComposite, SparseKeys,
     TableKeyComposite, UniqueField,
 };
 pub use condition::{Condition, SizeOp};

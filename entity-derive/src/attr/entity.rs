@@ -292,6 +292,8 @@ pub struct RawField {
     pub lifecycle: Vec<(LifecycleRole, Span)>,
     /// `compress` or `compress(min = N)`.
     pub compress: Option<RawCompress>,
+    /// `encrypt`: encrypted and signed by the Database Encryption SDK.
+    pub encrypt: Option<Span>,
 }
 
 /// `compress` on a field, with its token and the `min = N` threshold when
@@ -364,7 +366,7 @@ const INDEX_KEYS: [&str; 11] = [
     "policy",
     "projection",
 ];
-const FIELD_KEYS: [&str; 10] = [
+const FIELD_KEYS: [&str; 11] = [
     "rename",
     "serde",
     "wide_int",
@@ -375,6 +377,7 @@ const FIELD_KEYS: [&str; 10] = [
     "ttl",
     "deleted_at",
     "compress",
+    "encrypt",
 ];
 const UNIQUE_OPTIONS: [&str; 2] = ["case_insensitive", "name"];
 
@@ -759,6 +762,7 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
             "rename" => set_once(cx, meta, &mut raw.rename, string(cx, meta)?),
             "serde" => set_flag(cx, meta, &mut raw.serde),
             "wide_int" => set_flag(cx, meta, &mut raw.wide_int),
+            "encrypt" => set_flag(cx, meta, &mut raw.encrypt),
             "created_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::CreatedAt),
             "updated_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::UpdatedAt),
             "version" => role_flag(cx, meta, &mut raw.managed, ManagedRole::Version),

@@ -73,7 +73,7 @@ fn why_not(entity: &Entity, f: usize, field: &Field) -> Option<String> {
 
 /// The first key holding field `f`, described (`the table's pk`, `index
 /// \`by_project\`'s sk`).
-fn key_holding(entity: &Entity, f: usize) -> Option<String> {
+pub fn key_holding(entity: &Entity, f: usize) -> Option<String> {
     for index in std::iter::once(&entity.primary).chain(&entity.indexes) {
         let owner = |which: &str| {
             if std::ptr::eq(index, &entity.primary) {

@@ -7,6 +7,7 @@
 
 pub mod collection;
 mod compress;
+mod encrypt;
 mod formats;
 pub mod key_part;
 mod lifecycle;
@@ -57,6 +58,7 @@ pub fn check(cx: &Ctxt, entity: &Entity) -> Skipped {
     lifecycle::check(cx, entity);
     tenant::check(cx, entity);
     compress::check(cx, entity);
+    encrypt::check(cx, entity);
     names::check(cx, entity)
 }
 

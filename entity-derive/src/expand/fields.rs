@@ -128,6 +128,9 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
             };
             roles[f] = quote!(#krate::expr::Compressed<#min>);
         }
+        if field.encrypt.is_some() {
+            roles[f] = quote!(#krate::expr::Encrypted);
+        }
     }
     for f in entity.unique_fields() {
         roles[f] = quote!(#krate::expr::UniqueField);
@@ -215,9 +218,12 @@ fn marker_struct(entity: &Entity, group: &[usize]) -> TokenStream {
     let doc = format!(
         "The update role of {list}: index key composites that change together, with [`{ident}::{setter}`]."
     );
+    let krate = &entity.krate;
     quote! {
         #[doc = #doc]
         #vis enum #marker {}
+
+        impl #krate::expr::Comparable for #marker {}
     }
 }
 

@@ -33,7 +33,10 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let fields = entity.fields.iter().map(|f| {
         let field = f.ident.to_string();
         let attribute = &f.attribute;
-        quote!(#krate::FieldModel::new(#field, #attribute))
+        match f.encrypt {
+            Some(_) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
+            None => quote!(#krate::FieldModel::new(#field, #attribute)),
+        }
     });
     let managed = super::managed::model(entity);
     let lifecycle = super::lifecycle::model(entity);

@@ -80,6 +80,9 @@ pub struct Field<'a> {
     pub lifecycle: Vec<(attr::LifecycleRole, Span)>,
     /// `compress`: stored compressed at `min` bytes and above.
     pub compress: Option<Compress>,
+    /// `encrypt`: encrypted and signed client-side (feature `encryption`
+    /// of the client), with the token.
+    pub encrypt: Option<Span>,
 }
 
 impl Field<'_> {
@@ -592,6 +595,7 @@ fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field
             span: c.span,
             min: c.min,
         }),
+        encrypt: raw_field.encrypt,
     }
 }
 

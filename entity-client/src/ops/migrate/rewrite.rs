@@ -55,6 +55,7 @@ pub(crate) async fn migrate_item<E: Entity>(
             return Ok((outcome, Backfilled::default()));
         }
     };
+    client.check_encrypts(E::MODEL)?;
     let mut current = entity.to_item()?;
     // A soft-deleted item stays deleted: out of reads and indexes.
     keep_deleted::<E>(&stored, &mut current);

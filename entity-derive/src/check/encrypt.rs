@@ -1,0 +1,83 @@
+//! The rules of `#[entity(encrypt)]` fields. An encrypted value is stored
+//! as ciphertext that only the client reads back, signed with the item: so
+//! it can be nothing DynamoDB reads or compares (a key, a TTL), nothing
+//! stored elsewhere in plain text (a unique value's sentinel, an index
+//! view), and nothing the client writes alone (managed fields).
+//! Conditions, filters and updates of an encrypted field are refused by
+//! its handle's role (`expr::Encrypted`), on the call.
+
+use crate::ctxt::Ctxt;
+use crate::model::names::field_name;
+use crate::model::projection::{Projection, ProjectionDecl};
+use crate::model::{Entity, Field};
+
+pub fn check(cx: &Ctxt, entity: &Entity) {
+    let mut encrypted = false;
+    for (f, field) in entity.fields.iter().enumerate() {
+        let Some(span) = field.encrypt else {
+            continue;
+        };
+        encrypted = true;
+        let name = field_name(entity, f);
+        if let Some(reason) = why_not(entity, f, field) {
+            cx.error_at(
+                span,
+                format!("field `{name}` cannot be `encrypt`: {reason}; remove `encrypt`"),
+            );
+        }
+    }
+    if !encrypted {
+        return;
+    }
+    // Every read verifies the item's signature, which an index item holds
+    // only when the index projects whole items.
+    for index in &entity.indexes {
+        if let Some(decl) = index.projection.as_ref().filter(|_| !ProjectionDecl::is_all(&index.projection)) {
+            cx.error_at(
+                decl.span,
+                format!("`{}` has encrypted fields: every read verifies an item's signature, which index `{}` would not hold; project `all` (remove `projection`)", entity.ident, index.name),
+            );
+        }
+    }
+}
+
+/// Why field `f` cannot be encrypted, the first rule it breaks.
+fn why_not(entity: &Entity, f: usize, field: &Field) -> Option<String> {
+    if let Some(key) = super::compress::key_holding(entity, f) {
+        return Some(format!(
+            "it is a composite of {key}, and DynamoDB compares and queries key values as written, which ciphertext defeats"
+        ));
+    }
+    if let Some(unique) = entity
+        .unique
+        .iter()
+        .find(|u| u.fields.iter().any(|c| c.field == f))
+    {
+        return Some(format!(
+            "it is in unique constraint `{}`, whose sentinel item holds the value in plain text as its key",
+            unique.name
+        ));
+    }
+    if let Some((role, _)) = field.managed.first() {
+        return Some(format!(
+            "it is the entity's `{}`, which the client writes and compares itself",
+            role.name()
+        ));
+    }
+    if let Some((role, _)) = field.lifecycle.first() {
+        return Some(format!(
+            "it is the entity's `{}`, a time DynamoDB or the client reads in plain text",
+            role.name()
+        ));
+    }
+    let projected = entity.indexes.iter().find(|index| {
+        matches!(&index.projection, Some(ProjectionDecl { projection: Projection::Include(fields), .. }) if fields.iter().any(|(g, _)| *g == f))
+    });
+    if let Some(index) = projected {
+        return Some(format!(
+            "index `{}` projects it, and an index item lacks the signature a read verifies",
+            index.name
+        ));
+    }
+    None
+}
