@@ -404,7 +404,10 @@ impl<S: Scope> Client<S> {
     /// request check.
     /// Refuses a write of `model`'s items when they have encrypted fields
     /// and this client does not encrypt: nothing is stored in plain text.
-    pub(crate) fn check_encrypts(&self, model: &'static entity_core::EntityModel) -> crate::Result<()> {
+    pub(crate) fn check_encrypts(
+        &self,
+        model: &'static entity_core::EntityModel,
+    ) -> crate::Result<()> {
         match model.encrypts() && !self.inner.encrypts {
             true => Err(crate::Error::EncryptionNotConfigured { entity: model.name }),
             false => Ok(()),

@@ -32,6 +32,8 @@
 //! * [`sharding`]: a partition key spread over shards, read back as one.
 //! * [`compression`]: compressed attributes, and an item's size per
 //!   attribute.
+//! * [`encryption`]: fields encrypted and signed by the AWS Database
+//!   Encryption SDK (feature `encryption`).
 //! * [`collections`]: several entities in one partition, one Query, a
 //!   typed union.
 //! * [`versions`]: reading older items through `upgrade_from`, and
@@ -89,6 +91,9 @@ pub mod sharding {}
 
 #[doc = include_str!("../docs/compression.md")]
 pub mod compression {}
+
+#[doc = include_str!("../docs/encryption.md")]
+pub mod encryption {}
 
 #[doc = include_str!("../docs/collections.md")]
 pub mod collections {}

@@ -97,6 +97,9 @@ mod cursor;
 pub mod design;
 #[cfg(feature = "embedded")]
 mod embedded;
+#[cfg(feature = "encryption")]
+#[cfg_attr(docsrs, doc(cfg(feature = "encryption")))]
+pub mod encryption;
 mod engine;
 mod error;
 #[cfg(feature = "embedded")]

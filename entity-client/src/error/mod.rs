@@ -633,6 +633,11 @@ where
             found: refusal.found.clone(),
         };
     }
+    // The Database Encryption SDK's interceptor refused an item or a
+    // request (feature `encryption`).
+    if let Some(reason) = encryption_failure(&error) {
+        return Error::Encryption { operation, reason };
+    }
     match &error {
         SdkError::ConditionalCheckFailedException(e) => Error::ConditionFailed {
             entity,
@@ -686,6 +691,32 @@ impl fmt::Display for CancellationReason {
             self.code.as_deref().unwrap_or("None")
         )
     }
+}
+
+
+/// What the Database Encryption SDK's interceptor said, when it is what
+/// failed: its message, without the wrapping of its error types.
+fn encryption_failure(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+    use aws_smithy_runtime_api::client::interceptors::error::InterceptorError;
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(failed) = error.downcast_ref::<InterceptorError>() {
+            if !format!("{failed:?}").contains("\"DbEsdkInterceptor\"") {
+                return None;
+            }
+            let said = std::error::Error::source(failed)
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            // `..Exception { message: "..." }`: the message alone.
+            let message = said
+                .split_once("message: \"")
+                .and_then(|(_, rest)| rest.rsplit_once('"'))
+                .map_or(said.as_str(), |(message, _)| message);
+            return Some(message.replace("\\\"", "\""));
+        }
+        next = error.source();
+    }
+    None
 }
 
 /// A request refused because it names a key of another tenant, or of no

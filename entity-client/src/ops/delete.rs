@@ -427,10 +427,13 @@ impl<E: Entity + Send + 'static> Restore<E> {
                 true => Vec::new(),
                 false => super::managed::created_values(&stamped)?,
             };
+            // An encrypted item is signed whole: it is put back whole (the
+            // put leaves the deletion marks out).
+            let encrypted = E::MODEL.encrypts();
             let write = WholeWrite {
                 item: &stamped.item,
-                upsert: true,
-                removes: &removes,
+                upsert: !encrypted,
+                removes: if encrypted { &[] } else { &removes },
                 condition: condition.as_ref(),
                 identity,
                 held: &[],

@@ -171,13 +171,16 @@ fn compare<E>(name: &'static str, op: &'static str, value: Value) -> Condition<E
 macro_rules! comparisons {
     ($($(#[$doc:meta])* $method:ident => $op:literal),* $(,)?) => {$(
         $(#[$doc])*
-        pub fn $method(self, value: impl IntoAttr<T>) -> Condition<E> {
+        pub fn $method(self, value: impl IntoAttr<T>) -> Condition<E>
+        where
+            M: Comparable,
+        {
             compare(self.name(), $op, value.into_attr())
         }
     )*};
 }
 
-impl<E, T, M: Comparable> Attr<E, T, M> {
+impl<E, T, M> Attr<E, T, M> {
     comparisons! {
         /// `attr = value`
         eq => "=",
@@ -194,7 +197,10 @@ impl<E, T, M: Comparable> Attr<E, T, M> {
     }
 
     /// `attr BETWEEN low AND high` (inclusive).
-    pub fn between(self, low: impl IntoAttr<T>, high: impl IntoAttr<T>) -> Condition<E> {
+    pub fn between(self, low: impl IntoAttr<T>, high: impl IntoAttr<T>) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::Between(
             self.name(),
             low.into_attr(),
@@ -203,7 +209,10 @@ impl<E, T, M: Comparable> Attr<E, T, M> {
     }
 
     /// `attr IN (v1, v2, ...)`.
-    pub fn is_in<V: IntoAttr<T>>(self, values: impl IntoIterator<Item = V>) -> Condition<E> {
+    pub fn is_in<V: IntoAttr<T>>(self, values: impl IntoIterator<Item = V>) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::In(
             self.name(),
             values.into_iter().map(IntoAttr::into_attr).collect(),
@@ -211,17 +220,26 @@ impl<E, T, M: Comparable> Attr<E, T, M> {
     }
 
     /// `attribute_exists(attr)`.
-    pub fn exists(self) -> Condition<E> {
+    pub fn exists(self) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::Function("attribute_exists", self.name(), None))
     }
 
     /// `attribute_not_exists(attr)`.
-    pub fn not_exists(self) -> Condition<E> {
+    pub fn not_exists(self) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::Function("attribute_not_exists", self.name(), None))
     }
 
     /// `begins_with(attr, prefix)` (strings).
-    pub fn begins_with(self, prefix: &str) -> Condition<E> {
+    pub fn begins_with(self, prefix: &str) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::Function(
             "begins_with",
             self.name(),
@@ -245,7 +263,10 @@ impl<E, T, M: Comparable> Attr<E, T, M> {
     /// let text = condition.render(&mut Placeholders::default()).unwrap();
     /// assert_eq!(text, "(contains(#n0, :v0) AND contains(#n1, :v1))");
     /// ```
-    pub fn contains<V: crate::attr::ToAttribute>(self, value: V) -> Condition<E> {
+    pub fn contains<V: crate::attr::ToAttribute>(self, value: V) -> Condition<E>
+    where
+        M: Comparable,
+    {
         let value = value
             .to_attribute()
             .map(|v| v.unwrap_or(AttributeValue::Null(true)));
@@ -254,7 +275,10 @@ impl<E, T, M: Comparable> Attr<E, T, M> {
 
     /// `size(attr) <op> n` for `op` in `=`, `<>`, `<`, `<=`, `>`, `>=`:
     /// the length of a string, binary, list, map or set.
-    pub fn size(self, op: SizeOp, n: u64) -> Condition<E> {
+    pub fn size(self, op: SizeOp, n: u64) -> Condition<E>
+    where
+        M: Comparable,
+    {
         Condition::new(Node::Size(
             self.name(),
             op.text(),

@@ -13,8 +13,8 @@ mod placeholders;
 mod update;
 
 pub use attr::{
-    Attr, Comparable, Compressed, Encrypted, IntoAttr, Managed, Numeric, Plain, Settable, SparseComposite, SparseKeys,
-    TableKeyComposite, UniqueField,
+    Attr, Comparable, Compressed, Encrypted, IntoAttr, Managed, Numeric, Plain, Settable,
+    SparseComposite, SparseKeys, TableKeyComposite, UniqueField,
 };
 pub use condition::{Condition, SizeOp};
 pub use placeholders::{Placeholders, Rendered};

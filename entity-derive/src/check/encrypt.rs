@@ -32,7 +32,11 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
     // Every read verifies the item's signature, which an index item holds
     // only when the index projects whole items.
     for index in &entity.indexes {
-        if let Some(decl) = index.projection.as_ref().filter(|_| !ProjectionDecl::is_all(&index.projection)) {
+        if let Some(decl) = index
+            .projection
+            .as_ref()
+            .filter(|_| !ProjectionDecl::is_all(&index.projection))
+        {
             cx.error_at(
                 decl.span,
                 format!("`{}` has encrypted fields: every read verifies an item's signature, which index `{}` would not hold; project `all` (remove `projection`)", entity.ident, index.name),

@@ -1,0 +1,14 @@
+use entity_core::Entity;
+
+#[derive(Entity)]
+#[entity(schema = "app")]
+#[pk(patient_id)]
+#[index(by_ward(gsi = "gsi1", pk(ward), projection = keys_only))]
+struct Patient {
+    patient_id: String,
+    ward: String,
+    #[entity(encrypt)]
+    diagnosis: String,
+}
+
+fn main() {}
