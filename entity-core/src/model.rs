@@ -41,9 +41,10 @@ pub struct EntityModel {
 }
 
 impl EntityModel {
-    /// Whether the entity has `#[entity(encrypt)]` fields.
+    /// Whether the entity has `#[entity(encrypt)]` or `#[entity(sign)]`
+    /// fields: its items are written through encryption alone.
     pub fn encrypts(&self) -> bool {
-        self.fields.iter().any(|f| f.encrypted)
+        self.fields.iter().any(|f| f.encrypted || f.signed)
     }
 
     /// Every key attribute the entity writes (table and index keys),
@@ -325,6 +326,8 @@ pub struct FieldModel {
     pub attribute: &'static str,
     /// `#[entity(encrypt)]`: stored encrypted and signed.
     pub encrypted: bool,
+    /// `#[entity(sign)]`: stored plain, signed with the item.
+    pub signed: bool,
 }
 
 impl FieldModel {
@@ -334,6 +337,15 @@ impl FieldModel {
             field,
             attribute,
             encrypted: false,
+            signed: false,
+        }
+    }
+
+    /// The field, signed (`#[entity(sign)]`).
+    pub const fn signed(self) -> Self {
+        Self {
+            signed: true,
+            ..self
         }
     }
 

@@ -693,7 +693,6 @@ impl fmt::Display for CancellationReason {
     }
 }
 
-
 /// What the Database Encryption SDK's interceptor said, when it is what
 /// failed: its message, without the wrapping of its error types.
 fn encryption_failure(error: &(dyn std::error::Error + 'static)) -> Option<String> {

@@ -87,7 +87,7 @@ pub struct UniqueField;
     note = "a table key composite (role `TableKeyComposite`) never changes in an update: put a new item and delete the old one",
     note = "a managed field (role `Managed`: `created_at`, `updated_at`, `version`) is written by the client on every write, never by hand",
     note = "a unique constraint's field (role `UniqueField`) changes only through `client.put` or `client.upsert`, which move its sentinel with it",
-    note = "an encrypted field (role `Encrypted`) is signed with its item: it changes only through a whole-item write (`put`, `upsert`)"
+    note = "an encrypted or signed field (role `Encrypted`, `Signed`) is signed with its item: it changes only through a whole-item write (`put`, `upsert`)"
 )]
 pub trait Settable {
     /// The index key attributes an update setting such a field removes: a
@@ -113,6 +113,15 @@ impl Settable for Plain {}
 /// item's signature); a whole-item write (`put`, `upsert`) changes it.
 #[derive(Debug)]
 pub struct Encrypted;
+
+/// The role of an `#[entity(sign)]` field: stored plain and signed with
+/// its item, so compared in conditions and filters but not set by an
+/// update (which would break the item's signature); a whole-item write
+/// changes it.
+#[derive(Debug)]
+pub struct Signed;
+
+impl Comparable for Signed {}
 
 /// The roles whose fields conditions and filters compare: every role but
 /// [`Encrypted`].

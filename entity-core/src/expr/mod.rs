@@ -13,7 +13,7 @@ mod placeholders;
 mod update;
 
 pub use attr::{
-    Attr, Comparable, Compressed, Encrypted, IntoAttr, Managed, Numeric, Plain, Settable,
+    Attr, Comparable, Compressed, Encrypted, IntoAttr, Managed, Numeric, Plain, Settable, Signed,
     SparseComposite, SparseKeys, TableKeyComposite, UniqueField,
 };
 pub use condition::{Condition, SizeOp};

@@ -294,6 +294,8 @@ pub struct RawField {
     pub compress: Option<RawCompress>,
     /// `encrypt`: encrypted and signed by the Database Encryption SDK.
     pub encrypt: Option<Span>,
+    /// `sign`: signed (not encrypted) by the Database Encryption SDK.
+    pub sign: Option<Span>,
 }
 
 /// `compress` on a field, with its token and the `min = N` threshold when
@@ -366,7 +368,7 @@ const INDEX_KEYS: [&str; 11] = [
     "policy",
     "projection",
 ];
-const FIELD_KEYS: [&str; 11] = [
+const FIELD_KEYS: [&str; 12] = [
     "rename",
     "serde",
     "wide_int",
@@ -378,6 +380,7 @@ const FIELD_KEYS: [&str; 11] = [
     "deleted_at",
     "compress",
     "encrypt",
+    "sign",
 ];
 const UNIQUE_OPTIONS: [&str; 2] = ["case_insensitive", "name"];
 
@@ -763,6 +766,7 @@ pub fn read_field(cx: &Ctxt, attrs: &[syn::Attribute]) -> RawField {
             "serde" => set_flag(cx, meta, &mut raw.serde),
             "wide_int" => set_flag(cx, meta, &mut raw.wide_int),
             "encrypt" => set_flag(cx, meta, &mut raw.encrypt),
+            "sign" => set_flag(cx, meta, &mut raw.sign),
             "created_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::CreatedAt),
             "updated_at" => role_flag(cx, meta, &mut raw.managed, ManagedRole::UpdatedAt),
             "version" => role_flag(cx, meta, &mut raw.managed, ManagedRole::Version),

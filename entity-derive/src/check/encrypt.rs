@@ -12,6 +12,7 @@ use crate::model::projection::{Projection, ProjectionDecl};
 use crate::model::{Entity, Field};
 
 pub fn check(cx: &Ctxt, entity: &Entity) {
+    signed(cx, entity);
     let mut encrypted = false;
     for (f, field) in entity.fields.iter().enumerate() {
         let Some(span) = field.encrypt else {
@@ -40,6 +41,52 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
             cx.error_at(
                 decl.span,
                 format!("`{}` has encrypted fields: every read verifies an item's signature, which index `{}` would not hold; project `all` (remove `projection`)", entity.ident, index.name),
+            );
+        }
+    }
+}
+
+/// `sign`: a field signed with its item (not encrypted). The client
+/// updates managed and lifecycle fields on their own, which a signature
+/// over them would refuse; a field is signed or encrypted (encrypted fields
+/// are signed already).
+fn signed(cx: &Ctxt, entity: &Entity) {
+    for (f, field) in entity.fields.iter().enumerate() {
+        let Some(span) = field.sign else {
+            continue;
+        };
+        let name = field_name(entity, f);
+        let index = entity.indexes.iter().find(|index| {
+            index.composite_fields().contains(&f)
+                || index
+                    .multi_attribute
+                    .as_ref()
+                    .is_some_and(|m| m.attributes().any(|(a, _)| a.field == f))
+        });
+        let reason = if field.encrypt.is_some() {
+            Some("it is `encrypt`, which signs it too".to_owned())
+        } else if let Some(index) = index {
+            Some(format!(
+                "it is a composite of index `{}`, whose keys its group setter updates on their own",
+                index.name
+            ))
+        } else if let Some((role, _)) = field.managed.first() {
+            Some(format!(
+                "it is the entity's `{}`, which the client updates on its own",
+                role.name()
+            ))
+        } else {
+            field.lifecycle.first().map(|(role, _)| {
+                format!(
+                    "it is the entity's `{}`, which the client updates on its own",
+                    role.name()
+                )
+            })
+        };
+        if let Some(reason) = reason {
+            cx.error_at(
+                span,
+                format!("field `{name}` cannot be `sign`: {reason}; remove `sign`"),
             );
         }
     }

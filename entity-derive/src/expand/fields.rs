@@ -130,6 +130,8 @@ fn roles(entity: &Entity, groups: &[Vec<usize>]) -> Vec<TokenStream> {
         }
         if field.encrypt.is_some() {
             roles[f] = quote!(#krate::expr::Encrypted);
+        } else if field.sign.is_some() && roles[f].is_empty() {
+            roles[f] = quote!(#krate::expr::Signed);
         }
     }
     for f in entity.unique_fields() {

@@ -33,9 +33,10 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let fields = entity.fields.iter().map(|f| {
         let field = f.ident.to_string();
         let attribute = &f.attribute;
-        match f.encrypt {
-            Some(_) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
-            None => quote!(#krate::FieldModel::new(#field, #attribute)),
+        match (f.encrypt, f.sign) {
+            (Some(_), _) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
+            (None, Some(_)) => quote!(#krate::FieldModel::new(#field, #attribute).signed()),
+            (None, None) => quote!(#krate::FieldModel::new(#field, #attribute)),
         }
     });
     let managed = super::managed::model(entity);

@@ -83,6 +83,8 @@ pub struct Field<'a> {
     /// `encrypt`: encrypted and signed client-side (feature `encryption`
     /// of the client), with the token.
     pub encrypt: Option<Span>,
+    /// `sign`: signed with the item, not encrypted, with the token.
+    pub sign: Option<Span>,
 }
 
 impl Field<'_> {
@@ -596,6 +598,7 @@ fn build_field<'a>(cx: &Ctxt, f: &'a syn::Field, raw: &attr::RawEntity) -> Field
             min: c.min,
         }),
         encrypt: raw_field.encrypt,
+        sign: raw_field.sign,
     }
 }
 

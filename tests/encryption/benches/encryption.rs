@@ -8,6 +8,7 @@
 //! target`; without `--bench` a quick pass.
 
 use entity_client::encryption::aws_db_esdk::item_encryptor::client as item_encryptor;
+use entity_client::encryption::aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId;
 use entity_client::encryption::Encryption;
 use entity_client::{EmbeddedDynamo, Entity};
 use entity_tests::bench::{median, quick};
@@ -47,7 +48,12 @@ fn encrypted(i: usize) -> Encrypted {
 
 fn plain(i: usize) -> Plain {
     let e = encrypted(i);
-    Plain { id: e.id, name: e.name, ward: e.ward, diagnosis: e.diagnosis }
+    Plain {
+        id: e.id,
+        name: e.name,
+        ward: e.ward,
+        diagnosis: e.diagnosis,
+    }
 }
 
 fn per_item(total: Duration, n: usize) -> Duration {
@@ -59,22 +65,56 @@ async fn main() {
     let quick = quick();
     let (n, rounds) = if quick { (50, 3) } else { (400, 7) };
     let server = EmbeddedDynamo::start().await.expect("server");
-    let encryption = Encryption::raw_aes("bench", "key-1", [9; 32]).await.expect("keyring");
+    let keyring = Encryption::raw_aes("bench", "key-1", [9; 32])
+        .await
+        .expect("keyring");
+    println!(
+        "encryption: {n} items of ~{} bytes, one field encrypted, medians of {rounds} rounds",
+        encrypted(0).item_size().expect("size").total
+    );
+    println!(
+        "{:<58} {:>12} {:>12} {:>8}",
+        "per item", "plain", "encrypted", "ratio"
+    );
+    let symmetric = keyring
+        .clone()
+        .algorithm_suite(DbeAlgorithmSuiteId::AlgAes256GcmHkdfSha512CommitKeySymsigHmacSha384);
+    for (suite, encryption) in [
+        ("default suite (ECDSA P-384 + HMAC)", keyring),
+        ("HMAC-only suite", symmetric),
+    ] {
+        measure(&server, &encryption, suite, n, rounds).await;
+    }
+}
+
+async fn measure(
+    server: &EmbeddedDynamo,
+    encryption: &Encryption,
+    suite: &str,
+    n: usize,
+    rounds: usize,
+) {
+    let tag = suite.split(' ').next().unwrap_or_default();
 
     // End to end: puts then gets of n items, alternating which goes first.
     let (mut plain_times, mut encrypted_times) = (Vec::new(), Vec::new());
     for round in 0..rounds {
-        let table = format!("bench-{round}");
+        let table = format!("bench-{tag}-{round}");
         let base = server.client(&table);
         base.create_table(&[Plain::MODEL]).await.expect("table");
-        let secret = base.with_encryption(&encryption, &[Encrypted::MODEL]).expect("encryption");
+        let secret = base
+            .with_encryption(&encryption, &[Encrypted::MODEL])
+            .expect("encryption");
         let run_plain = || async {
             let start = Instant::now();
             for i in 0..n {
                 base.put(&plain(i)).await.expect("put");
             }
             for i in 0..n {
-                base.get(Plain::key(format!("p{i:05}"))).await.expect("get").expect("found");
+                base.get(Plain::key(format!("p{i:05}")))
+                    .await
+                    .expect("get")
+                    .expect("found");
             }
             start.elapsed()
         };
@@ -84,7 +124,11 @@ async fn main() {
                 secret.put(&encrypted(i + n)).await.expect("put");
             }
             for i in 0..n {
-                secret.get(Encrypted::key(format!("p{:05}", i + n))).await.expect("get").expect("found");
+                secret
+                    .get(Encrypted::key(format!("p{:05}", i + n)))
+                    .await
+                    .expect("get")
+                    .expect("found");
             }
             start.elapsed()
         };
@@ -99,7 +143,9 @@ async fn main() {
     let (p, e) = (median(plain_times), median(encrypted_times));
 
     // The client side alone: to_item, and to_item + encrypt + decrypt.
-    let config = encryption.item_encryptor_config("bench-0", &[Encrypted::MODEL]).expect("config");
+    let config = encryption
+        .item_encryptor_config("bench", &[Encrypted::MODEL])
+        .expect("config");
     let encryptor = item_encryptor::Client::from_conf(config).expect("encryptor");
     let items: Vec<Encrypted> = (0..n).map(encrypted).collect();
     let (mut bare, mut sealed) = (Vec::new(), Vec::new());
@@ -111,16 +157,27 @@ async fn main() {
         bare.push(start.elapsed());
         let start = Instant::now();
         for item in &items {
-            let out = encryptor.encrypt_item().plaintext_item(item.to_item().expect("item")).send().await.expect("encrypt");
-            let back = encryptor.decrypt_item().encrypted_item(out.encrypted_item.expect("item")).send().await.expect("decrypt");
-            std::hint::black_box(Encrypted::from_item(back.plaintext_item.expect("item")).expect("read"));
+            let out = encryptor
+                .encrypt_item()
+                .plaintext_item(item.to_item().expect("item"))
+                .send()
+                .await
+                .expect("encrypt");
+            let back = encryptor
+                .decrypt_item()
+                .encrypted_item(out.encrypted_item.expect("item"))
+                .send()
+                .await
+                .expect("decrypt");
+            std::hint::black_box(
+                Encrypted::from_item(back.plaintext_item.expect("item")).expect("read"),
+            );
         }
         sealed.push(start.elapsed());
     }
     let (b, s) = (median(bare), median(sealed));
 
-    println!("encryption: {n} items of ~{} bytes, one field encrypted, medians of {rounds} rounds", encrypted(0).item_size().expect("size").total);
-    println!("{:<58} {:>12} {:>12} {:>8}", "per item", "plain", "encrypted", "ratio");
+    println!("{suite}:");
     println!(
         "{:<58} {:>12.1?} {:>12.1?} {:>8.2}",
         "put + get through the embedded server",

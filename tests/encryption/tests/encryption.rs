@@ -31,6 +31,9 @@ struct Patient {
     diagnosis: String,
     #[entity(encrypt, compress)]
     notes: Option<String>,
+    /// Stored plain, signed with the item.
+    #[entity(sign)]
+    insurer: String,
     #[entity(version)]
     version: u64,
 }
@@ -43,6 +46,7 @@ fn patient(id: &str, diagnosis: &str) -> Patient {
         email: format!("{id}@example.com"),
         diagnosis: diagnosis.into(),
         notes: Some(format!("notes on {id}: ").repeat(200)),
+        insurer: "acme".into(),
         version: 0,
     }
 }
@@ -87,20 +91,33 @@ async fn encrypted_fields_are_stored_as_ciphertext_and_read_back_everywhere() {
     let stored = raw(&t, "p1").await;
     // Ciphertext, not the value; the plain fields as they are; the SDK's
     // header and footer beside them.
-    assert!(matches!(&stored["diagnosis"], AttributeValue::B(b) if !String::from_utf8_lossy(b.as_ref()).contains("influenza")));
+    assert!(
+        matches!(&stored["diagnosis"], AttributeValue::B(b) if !String::from_utf8_lossy(b.as_ref()).contains("influenza"))
+    );
+    assert_eq!(
+        stored["insurer"],
+        AttributeValue::S("acme".into()),
+        "signed, not encrypted"
+    );
     assert!(matches!(stored["notes"], AttributeValue::B(_)));
     assert_eq!(stored["name"], AttributeValue::S("name p1".into()));
     assert!(stored.contains_key("aws_dbe_head") && stored.contains_key("aws_dbe_foot"));
 
     // Every read decrypts.
-    assert_eq!(client.get(Patient::key("p1")).await.unwrap(), Some(ana.clone()));
+    assert_eq!(
+        client.get(Patient::key("p1")).await.unwrap(),
+        Some(ana.clone())
+    );
     let listed = client.query(Patient::by_ward("w1")).all().await.unwrap();
     assert_eq!(listed, [ana.clone()]);
     let scanned = client.scan::<Patient>().all().await.unwrap();
     assert_eq!(scanned, [ana.clone()]);
     let batch = client.batch_get([Patient::key("p1")]).await.unwrap();
     assert_eq!(batch.items, [ana.clone()]);
-    let by_email = client.get_unique(Patient::by_email("p1@example.com")).await.unwrap();
+    let by_email = client
+        .get_unique(Patient::by_email("p1@example.com"))
+        .await
+        .unwrap();
     assert_eq!(by_email, Some(ana.clone()));
     // A client without encryption reads ciphertext it cannot decode.
     assert!(t.client.get(Patient::key("p1")).await.is_err());
@@ -117,15 +134,24 @@ async fn an_encrypted_entity_composes_with_the_other_features() {
         .await
         .unwrap();
     let read = client.get(Patient::key("p1")).await.unwrap().unwrap();
-    assert_eq!((read.name.as_str(), read.diagnosis.as_str()), ("Ana", "influenza"));
+    assert_eq!(
+        (read.name.as_str(), read.diagnosis.as_str()),
+        ("Ana", "influenza")
+    );
     assert_eq!(read.version, ana.version + 1);
     // A whole-item write changes the encrypted field; upsert is a put.
     let changed = client
-        .put(&Patient { diagnosis: "recovered".into(), ..read.clone() })
+        .put(&Patient {
+            diagnosis: "recovered".into(),
+            ..read.clone()
+        })
         .await
         .unwrap();
     let upserted = client
-        .upsert(&Patient { diagnosis: "discharged".into(), ..changed })
+        .upsert(&Patient {
+            diagnosis: "discharged".into(),
+            ..changed
+        })
         .await
         .unwrap();
     assert_eq!(upserted.diagnosis, "discharged");
@@ -142,15 +168,35 @@ async fn an_encrypted_entity_composes_with_the_other_features() {
     let err = client.create(&patient("p2", "x").clone()).await;
     assert!(err.is_ok());
     let taken = client
-        .create(&Patient { email: "p1@example.com".into(), ..patient("p3", "y") })
+        .create(&Patient {
+            email: "p1@example.com".into(),
+            ..patient("p3", "y")
+        })
         .await
         .unwrap_err();
     assert!(matches!(taken, Error::UniqueViolation { .. }), "{taken:?}");
     // Batches, transactions and a key move.
-    let many: Vec<Patient> = (10..40).map(|i| Patient { version: 1, ..patient(&format!("b{i}"), "batch") }).collect();
+    let many: Vec<Patient> = (10..40)
+        .map(|i| Patient {
+            version: 1,
+            ..patient(&format!("b{i}"), "batch")
+        })
+        .collect();
     let keys: Vec<_> = many.iter().map(|p| p.primary_key()).collect();
-    client.transact_write().create(&patient("t1", "tx")).await.unwrap();
-    assert_eq!(client.get(Patient::key("t1")).await.unwrap().unwrap().diagnosis, "tx");
+    client
+        .transact_write()
+        .create(&patient("t1", "tx"))
+        .await
+        .unwrap();
+    assert_eq!(
+        client
+            .get(Patient::key("t1"))
+            .await
+            .unwrap()
+            .unwrap()
+            .diagnosis,
+        "tx"
+    );
     for p in &many {
         client.create(p).await.unwrap();
     }
@@ -159,7 +205,13 @@ async fn an_encrypted_entity_composes_with_the_other_features() {
     assert!(read.items.iter().all(|p| p.diagnosis == "batch"));
     let t1 = client.get(Patient::key("t1")).await.unwrap().unwrap();
     let moved = client
-        .rekey(Patient::key("t1"), &Patient { patient_id: "t2".into(), ..t1 })
+        .rekey(
+            Patient::key("t1"),
+            &Patient {
+                patient_id: "t2".into(),
+                ..t1
+            },
+        )
         .await
         .unwrap();
     assert_eq!(moved.diagnosis, "tx");
@@ -183,11 +235,17 @@ async fn items_interoperate_with_the_sdks_own_item_encryptor() {
         .unwrap()
         .plaintext_item
         .unwrap();
-    assert_eq!(decrypted["diagnosis"], AttributeValue::S("influenza".into()));
+    assert_eq!(
+        decrypted["diagnosis"],
+        AttributeValue::S("influenza".into())
+    );
     assert_eq!(Patient::from_item(decrypted).unwrap(), ana);
 
     // Encrypted by the SDK, read here.
-    let ben = Patient { version: 1, ..patient("p9", "measles") };
+    let ben = Patient {
+        version: 1,
+        ..patient("p9", "measles")
+    };
     let encrypted_item = encryptor
         .encrypt_item()
         .plaintext_item(ben.to_item().unwrap())
@@ -227,7 +285,9 @@ async fn a_tampered_item_or_a_wrong_key_is_a_typed_error() {
 
     // One byte of the ciphertext changed.
     let mut tampered = stored.clone();
-    let AttributeValue::B(bytes) = &stored["diagnosis"] else { panic!() };
+    let AttributeValue::B(bytes) = &stored["diagnosis"] else {
+        panic!()
+    };
     let mut bytes = bytes.as_ref().to_vec();
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
@@ -245,20 +305,83 @@ async fn a_tampered_item_or_a_wrong_key_is_a_typed_error() {
     let err = client.get(Patient::key("p5")).await.unwrap_err();
     assert!(matches!(err, Error::Encryption { .. }), "{err:?}");
 
+    // A signed plain field changed: refused; a field left alone: read.
+    put_raw(&t, stored.clone()).await;
+    let mut resigned = stored.clone();
+    resigned.insert("insurer".into(), AttributeValue::S("other".into()));
+    put_raw(&t, resigned).await;
+    let err = client.get(Patient::key("p1")).await.unwrap_err();
+    assert!(matches!(err, Error::Encryption { .. }), "{err:?}");
+    let mut renamed = stored.clone();
+    renamed.insert("name".into(), AttributeValue::S("changed".into()));
+    put_raw(&t, renamed).await;
+    let read = client.get(Patient::key("p1")).await.unwrap().unwrap();
+    assert_eq!(read.name, "changed");
+    put_raw(&t, stored.clone()).await;
+
     // The signature stripped: a plain-text item, refused by default.
-    let mut plain = Patient { version: 1, ..patient("p6", "x") }.to_item().unwrap();
+    let mut plain = Patient {
+        version: 1,
+        ..patient("p6", "x")
+    }
+    .to_item()
+    .unwrap();
     plain.remove("aws_dbe_head");
     put_raw(&t, plain).await;
     let err = client.get(Patient::key("p6")).await.unwrap_err();
     assert!(matches!(err, Error::Encryption { .. }), "{err:?}");
     let lenient = t
         .client
-        .with_encryption(&encryption().await.allow_plaintext_reads(true), &[Patient::MODEL])
+        .with_encryption(
+            &encryption().await.allow_plaintext_reads(true),
+            &[Patient::MODEL],
+        )
         .unwrap();
-    assert_eq!(lenient.get(Patient::key("p6")).await.unwrap().unwrap().diagnosis, "x");
+    assert_eq!(
+        lenient
+            .get(Patient::key("p6"))
+            .await
+            .unwrap()
+            .unwrap()
+            .diagnosis,
+        "x"
+    );
+
+    // Items written with the HMAC-only suite read with the default one,
+    // and the other way round.
+    let symmetric = t
+        .client
+        .with_encryption(
+            &encryption().await.algorithm_suite(
+                entity_client::encryption::aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId::AlgAes256GcmHkdfSha512CommitKeySymsigHmacSha384,
+            ),
+            &[Patient::MODEL],
+        )
+        .unwrap();
+    symmetric.create(&patient("s1", "hmac only")).await.unwrap();
+    assert_eq!(
+        client
+            .get(Patient::key("s1"))
+            .await
+            .unwrap()
+            .unwrap()
+            .diagnosis,
+        "hmac only"
+    );
+    assert_eq!(
+        symmetric
+            .get(Patient::key("p1"))
+            .await
+            .unwrap()
+            .unwrap()
+            .diagnosis,
+        "influenza"
+    );
 
     // Another key cannot decrypt.
-    let other = Encryption::raw_aes("clinic", "key-1", [7; 32]).await.unwrap();
+    let other = Encryption::raw_aes("clinic", "key-1", [7; 32])
+        .await
+        .unwrap();
     let wrong = t.client.with_encryption(&other, &[Patient::MODEL]).unwrap();
     let err = wrong.get(Patient::key("p1")).await.unwrap_err();
     assert!(matches!(err, Error::Encryption { .. }), "{err:?}");
@@ -290,8 +413,14 @@ async fn what_encryption_refuses_before_sending() {
     let t = table(&[Patient::MODEL]).await;
     // A client that does not encrypt writes no encrypted entity.
     let err = t.client.create(&patient("p1", "x")).await.unwrap_err();
-    assert!(matches!(err, Error::EncryptionNotConfigured { entity: "Patient" }), "{err:?}");
-    assert!(t.client.scan::<Patient>().all().await.unwrap().is_empty(), "nothing written");
+    assert!(
+        matches!(err, Error::EncryptionNotConfigured { entity: "Patient" }),
+        "{err:?}"
+    );
+    assert!(
+        t.client.scan::<Patient>().all().await.unwrap().is_empty(),
+        "nothing written"
+    );
 
     let encryption = encryption().await;
     // One attribute encrypted by one entity and plain in another.
