@@ -103,7 +103,7 @@ async fn measure(
         let base = server.client(&table);
         base.create_table(&[Plain::MODEL]).await.expect("table");
         let secret = base
-            .with_encryption(&encryption, &[Encrypted::MODEL])
+            .with_encryption(encryption, &[Encrypted::MODEL])
             .expect("encryption");
         let run_plain = || async {
             let start = Instant::now();

@@ -109,11 +109,11 @@ async fn encrypted_fields_are_stored_as_ciphertext_and_read_back_everywhere() {
         Some(ana.clone())
     );
     let listed = client.query(Patient::by_ward("w1")).all().await.unwrap();
-    assert_eq!(listed, [ana.clone()]);
+    assert_eq!(listed, std::slice::from_ref(&ana));
     let scanned = client.scan::<Patient>().all().await.unwrap();
-    assert_eq!(scanned, [ana.clone()]);
+    assert_eq!(scanned, std::slice::from_ref(&ana));
     let batch = client.batch_get([Patient::key("p1")]).await.unwrap();
-    assert_eq!(batch.items, [ana.clone()]);
+    assert_eq!(batch.items, std::slice::from_ref(&ana));
     let by_email = client
         .get_unique(Patient::by_email("p1@example.com"))
         .await
