@@ -123,7 +123,8 @@ mod tests {
         assert_eq!(count("operation!(["), operations);
         // 17 since the scope became a type: the tenant and cross-tenant
         // transactions and the cross-tenant batch are `TransactWrite<S>`,
-        // `TransactGet<S>` and `BatchWrite<S>`, no builders of their own.
-        assert_eq!(operations, 17, "the builders");
+        // `TransactGet<S>` and `BatchWrite<S>`, no builders of their own;
+        // then `Rekey` and `Hydrate`.
+        assert_eq!(operations, 19, "the builders");
     }
 }
