@@ -76,10 +76,14 @@ const LAYERS: &[(&str, usize)] = &[
     ("ops/", 5),
     // L6 front doors: tenancy, migrations, table drift (over create_table's
     // design), design documents, statistics, streams, the embedded server
-    // and its fault proxy.
+    // and its fault proxy, hydrate, encryption.
     ("ops/migrate/", 6),
     ("ops/drift.rs", 6),
     ("ops/probe.rs", 6),
+    // Hydrate composes two builders: a query's pages and batch gets.
+    ("ops/hydrate.rs", 6),
+    // Field encryption: an interceptor installed on a client's SDK.
+    ("encryption.rs", 6),
     ("tenancy/", 6),
     ("design/", 6),
     ("stats/", 6),
