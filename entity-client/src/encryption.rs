@@ -53,6 +53,26 @@ use std::sync::Arc;
 /// alone by encryption.
 const CLIENT_PREFIX: &str = "__";
 
+/// The one configuration, on the table config's builder or the item
+/// encryptor's (two types with the same setters).
+macro_rules! configured {
+    ($encryption:expr, $builder:expr, $table:expr, $models:expr) => {{
+        let design = Design::of($models)?;
+        $builder
+            .logical_table_name($table)
+            .partition_key_name(design.partition_key)
+            .set_sort_key_name(design.sort_key.map(str::to_owned))
+            .attribute_actions_on_encrypt(design.actions)
+            .allowed_unsigned_attributes(design.unsigned)
+            .allowed_unsigned_attribute_prefix(CLIENT_PREFIX)
+            .keyring($encryption.keyring.clone())
+            .plaintext_override($encryption.plaintext())
+            .set_algorithm_suite_id($encryption.suite)
+            .build()
+            .map_err(|e| config_error(&e))
+    }};
+}
+
 /// A keyring, and how reads treat plain-text items.
 ///
 /// ```no_run
@@ -137,23 +157,12 @@ impl Encryption {
         table: &str,
         models: &[&EntityModel],
     ) -> Result<DynamoDbTableEncryptionConfig> {
-        let design = Design::of(models)?;
-        let plaintext = match self.plaintext_reads {
-            true => PlaintextOverride::ForbidPlaintextWriteAllowPlaintextRead,
-            false => PlaintextOverride::ForbidPlaintextWriteForbidPlaintextRead,
-        };
-        DynamoDbTableEncryptionConfig::builder()
-            .logical_table_name(table)
-            .partition_key_name(design.partition_key)
-            .set_sort_key_name(design.sort_key.map(str::to_owned))
-            .attribute_actions_on_encrypt(design.actions)
-            .allowed_unsigned_attributes(design.unsigned)
-            .allowed_unsigned_attribute_prefix(CLIENT_PREFIX)
-            .keyring(self.keyring.clone())
-            .plaintext_override(plaintext)
-            .set_algorithm_suite_id(self.suite)
-            .build()
-            .map_err(|e| config_error(&e))
+        configured!(
+            self,
+            DynamoDbTableEncryptionConfig::builder(),
+            table,
+            models
+        )
     }
 
     /// The same configuration for the SDK's item encryptor, which encrypts
@@ -164,23 +173,15 @@ impl Encryption {
         table: &str,
         models: &[&EntityModel],
     ) -> Result<DynamoDbItemEncryptorConfig> {
-        let design = Design::of(models)?;
-        let plaintext = match self.plaintext_reads {
+        configured!(self, DynamoDbItemEncryptorConfig::builder(), table, models)
+    }
+
+    /// How reads treat plain-text items.
+    fn plaintext(&self) -> PlaintextOverride {
+        match self.plaintext_reads {
             true => PlaintextOverride::ForbidPlaintextWriteAllowPlaintextRead,
             false => PlaintextOverride::ForbidPlaintextWriteForbidPlaintextRead,
-        };
-        DynamoDbItemEncryptorConfig::builder()
-            .logical_table_name(table)
-            .partition_key_name(design.partition_key)
-            .set_sort_key_name(design.sort_key.map(str::to_owned))
-            .attribute_actions_on_encrypt(design.actions)
-            .allowed_unsigned_attributes(design.unsigned)
-            .allowed_unsigned_attribute_prefix(CLIENT_PREFIX)
-            .keyring(self.keyring.clone())
-            .plaintext_override(plaintext)
-            .set_algorithm_suite_id(self.suite)
-            .build()
-            .map_err(|e| config_error(&e))
+        }
     }
 }
 

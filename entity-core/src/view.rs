@@ -54,24 +54,15 @@ pub fn view_key_text<'a>(
 ) -> Result<&'a str, DecodeError> {
     match item.get(attribute) {
         Some(AttributeValue::S(text) | AttributeValue::N(text)) => Ok(text),
-        found => Err(match foreign {
-            true => DecodeError::WrongEntity {
-                expected: entity,
-                attribute,
-                found: None,
-            },
-            false => DecodeError::Attribute {
-                entity,
-                attribute,
-                source: match found {
-                    None => AttributeError::Missing,
-                    Some(value) => AttributeError::WrongType {
-                        expected: "S",
-                        found: crate::attr::type_name(value),
-                    },
-                },
-            },
-        }),
+        None => Err(unread(foreign, entity, attribute, AttributeError::Missing)),
+        Some(value) => {
+            let found = crate::attr::type_name(value);
+            let wrong = AttributeError::WrongType {
+                expected: "S",
+                found,
+            };
+            Err(unread(foreign, entity, attribute, wrong))
+        }
     }
 }
 
@@ -102,7 +93,22 @@ pub fn view_parsed<T>(
     attribute: &'static str,
     foreign: bool,
 ) -> Result<T, DecodeError> {
-    parsed.map_err(|error| match foreign {
+    parsed.map_err(|error| {
+        let invalid = AttributeError::Invalid(error.to_string());
+        unread(foreign, entity, attribute, invalid)
+    })
+}
+
+/// A key attribute that does not read: in an index without identity
+/// attribute (`foreign`) the item is another entity's, else `why` is a
+/// decode error.
+fn unread(
+    foreign: bool,
+    entity: &'static str,
+    attribute: &'static str,
+    why: AttributeError,
+) -> DecodeError {
+    match foreign {
         true => DecodeError::WrongEntity {
             expected: entity,
             attribute,
@@ -111,9 +117,9 @@ pub fn view_parsed<T>(
         false => DecodeError::Attribute {
             entity,
             attribute,
-            source: AttributeError::Invalid(error.to_string()),
+            source: why,
         },
-    })
+    }
 }
 
 #[cfg(test)]
