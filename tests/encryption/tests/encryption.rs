@@ -439,3 +439,60 @@ async fn what_encryption_refuses_before_sending() {
         .unwrap_err();
     assert!(err.to_string().contains("KEYS_ONLY"), "{err}");
 }
+
+/// A tenant entity with an encrypted field.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "clinic", tenant = org)]
+#[pk(org, record_id)]
+#[sk()]
+struct Record {
+    org: String,
+    record_id: String,
+    #[entity(encrypt)]
+    body: String,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tenant_client_of_an_encrypting_client_encrypts_within_its_tenant() {
+    let t = table(&[Record::MODEL]).await;
+    let encryption = encryption().await;
+    let client = t
+        .client
+        .with_encryption(&encryption, &[Record::MODEL])
+        .unwrap();
+    let acme = client.tenant("acme");
+    let record = Record {
+        org: "acme".into(),
+        record_id: "r1".into(),
+        body: "secret".into(),
+    };
+    acme.create(&record).await.unwrap();
+    let key = Record::key("acme", "r1").to_item();
+    let stored = t
+        .client
+        .sdk()
+        .get_item()
+        .table_name(t.client.table())
+        .set_key(Some(key))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert!(matches!(stored["body"], AttributeValue::B(_)), "ciphertext");
+    assert_eq!(
+        acme.get(Record::tenant_key("r1")).await.unwrap(),
+        Some(record.clone())
+    );
+    // Another tenant neither reads nor writes it.
+    let globex = client.tenant("globex");
+    assert_eq!(globex.get(Record::tenant_key("r1")).await.unwrap(), None);
+    let err = globex.put(&record).await.unwrap_err();
+    assert!(matches!(err, Error::TenantMismatch { .. }), "{err:?}");
+    // A tenant client of a client that does not encrypt refuses the write.
+    let err = t.client.tenant("acme").put(&record).await.unwrap_err();
+    assert!(
+        matches!(err, Error::EncryptionNotConfigured { .. }),
+        "{err:?}"
+    );
+}
