@@ -300,18 +300,15 @@ impl Client {
         })
     }
 
-    /// The same client over another SDK client.
-    pub(crate) fn with_sdk(&self, sdk: aws_sdk_dynamodb::Client) -> Self {
-        self.clone().map_inner(|inner| inner.sdk = sdk)
-    }
-
     /// The same client (SDK client, policies, cursor secret) on another
     /// table.
     pub fn with_table(&self, table: impl Into<String>) -> Self {
         let table = table.into();
         self.clone().map_inner(|inner| inner.table = table)
     }
+}
 
+impl<S: Scope> Client<S> {
     pub(crate) fn map_inner(self, change: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = Inner::clone(&self.inner);
         change(&mut inner);
@@ -323,9 +320,29 @@ impl Client {
             scope: self.scope,
         }
     }
-}
 
-impl<S: Scope> Client<S> {
+    /// The same client (in its scope) over its SDK client with
+    /// `interceptor` added, and `change` made to its settings: how tenant
+    /// clients, statistics, rate limits, encryption and explain wrap one.
+    pub(crate) fn intercepted(
+        &self,
+        interceptor: impl aws_sdk_dynamodb::config::Intercept + 'static,
+        change: impl FnOnce(&mut Inner),
+    ) -> Self {
+        let config = self
+            .inner
+            .sdk
+            .config()
+            .to_builder()
+            .interceptor(interceptor)
+            .build();
+        let sdk = aws_sdk_dynamodb::Client::from_conf(config);
+        self.clone().map_inner(|inner| {
+            inner.sdk = sdk;
+            change(inner);
+        })
+    }
+
     /// The engine the client was told it talks to.
     pub fn engine(&self) -> crate::Engine {
         self.inner.engine

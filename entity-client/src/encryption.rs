@@ -46,7 +46,6 @@ use aws_db_esdk::{CryptoAction, DynamoDbTablesEncryptionConfig};
 use entity_core::model::IndexProjection;
 use entity_core::EntityModel;
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
 
 /// The prefix of the attributes the client writes of its own (`__entity`,
 /// `__version`, `__deleted_at`, unique sentinels' and history's): left
@@ -327,20 +326,6 @@ impl<S: Scope> Client<S> {
             .build()
             .map_err(|e| config_error(&e))?;
         let interceptor = DbEsdkInterceptor::new(tables).map_err(|e| config_error(&e))?;
-        let sdk_config = self
-            .inner
-            .sdk
-            .config()
-            .to_builder()
-            .interceptor(interceptor)
-            .build();
-        let mut inner = crate::client::Inner::clone(&self.inner);
-        inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
-        inner.encrypts = true;
-        inner.reset_derived();
-        Ok(Self {
-            inner: Arc::new(inner),
-            scope: self.scope.clone(),
-        })
+        Ok(self.intercepted(interceptor, |inner| inner.encrypts = true))
     }
 }

@@ -123,15 +123,7 @@ impl Client {
             capture: capture.clone(),
             pass_reads,
         };
-        let config = self
-            .inner
-            .sdk
-            .config()
-            .to_builder()
-            .interceptor(interceptor)
-            .build();
-        let sdk = aws_sdk_dynamodb::Client::from_conf(config);
-        (self.with_sdk(sdk), capture)
+        (self.intercepted(interceptor, |_| {}), capture)
     }
 }
 

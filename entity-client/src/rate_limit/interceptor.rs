@@ -28,7 +28,6 @@ use aws_sdk_dynamodb::operation::{
 };
 use aws_smithy_runtime_api::client::interceptors::context::Output;
 use aws_smithy_types::config_bag::{Storable, StoreReplace};
-use std::sync::Arc;
 
 /// The limit that claimed a request, and what is charged to it and not
 /// yet reconciled.
@@ -207,22 +206,9 @@ impl<S: Scope> Client<S> {
     /// # Ok(()) }
     /// ```
     pub fn with_rate_limit(&self, limit: RateLimit) -> Self {
-        let sdk_config = self
-            .inner
-            .sdk
-            .config()
-            .to_builder()
-            .interceptor(RateInterceptor {
-                limit: limit.clone(),
-            })
-            .build();
-        let mut inner = crate::client::Inner::clone(&self.inner);
-        inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
-        inner.rate_limit = Some(limit);
-        inner.reset_derived();
-        Self {
-            inner: Arc::new(inner),
-            scope: self.scope.clone(),
-        }
+        let interceptor = RateInterceptor {
+            limit: limit.clone(),
+        };
+        self.intercepted(interceptor, |inner| inner.rate_limit = Some(limit))
     }
 }

@@ -48,7 +48,7 @@ pub use cost::Cost;
 pub use record::{KeyLabel, Operation};
 pub use report::{Finding, KeyStats, OperationStats, Report};
 
-use crate::client::{Client, Extension, Inner};
+use crate::client::{Client, Extension};
 use extract::Labeler;
 use recorder::Recorder;
 use std::sync::{Arc, Mutex};
@@ -132,22 +132,8 @@ impl<S: crate::scoping::Scope> Client<S> {
         let interceptor = interceptor::StatsInterceptor {
             recorder: Arc::clone(&stats.recorder),
         };
-        let sdk_config = self
-            .inner
-            .sdk
-            .config()
-            .to_builder()
-            .interceptor(interceptor)
-            .build();
-        let mut inner = Inner::clone(&self.inner);
-        inner.sdk = aws_sdk_dynamodb::Client::from_conf(sdk_config);
         // The batch SDK client is made again from the recording one.
-        inner.reset_derived();
-        inner.stats = Some(Arc::new(stats));
-        Self {
-            inner: Arc::new(inner),
-            scope: self.scope.clone(),
-        }
+        self.intercepted(interceptor, |inner| inner.stats = Some(Arc::new(stats)))
     }
 
     /// Runs `run` with a copy of this client that records every request

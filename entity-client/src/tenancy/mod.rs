@@ -185,11 +185,7 @@ impl Client {
         let guard = TenantGuard {
             scope: check.clone(),
         };
-        let config = self.sdk().config().to_builder().interceptor(guard).build();
-        let sdk = aws_sdk_dynamodb::Client::from_conf(config);
-        let client = self
-            .with_sdk(sdk)
-            .map_inner(|inner| inner.tenant = Some(tenant));
+        let client = self.intercepted(guard, |inner| inner.tenant = Some(tenant));
         Client {
             inner: client.inner,
             scope: Tenant { check },
