@@ -69,6 +69,7 @@ mod native_key;
 mod overlap;
 mod query;
 pub mod size;
+mod stage_methods;
 pub mod tenant;
 pub mod view;
 

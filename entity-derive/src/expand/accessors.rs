@@ -282,6 +282,11 @@ fn fix_methods(
     let next = k + 1;
     let eq = op_name(name, "eq");
     let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
+    if plain(sk, k) {
+        return quote! {
+            #krate::__entity_stage_methods!(@fix #stage<#next>, #ident, #ty, [#guard], #name #eq, #then, #complete, #doc_fix);
+        };
+    }
     let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
     quote! {
         #[doc = #doc_fix]
@@ -294,6 +299,17 @@ fn fix_methods(
             self.#name(value).build()
         }
     }
+}
+
+/// Whether composite `k`'s text is its value's, with no bucket, padding
+/// or case folding, in a text key: its methods are the runtime's
+/// (`__entity_stage_methods!`).
+fn plain(sk: &Key, k: usize) -> bool {
+    let composite = &sk.composites[k];
+    sk.number.is_none()
+        && sk.value_casing.is_none()
+        && composite.bucket.is_none()
+        && !composite.unpadded
 }
 
 /// Whether ranges on composite `k` are exact, so they are offered: its key
@@ -332,6 +348,17 @@ fn compare_methods(
         op_name(name, "between"),
     );
     let q = quote!(#krate::Query<#ident>);
+    if plain(sk, k) {
+        let begins =
+            quote!(#krate::__entity_stage_methods!(@begins #ident, #ty, [#guard], #name #begins););
+        if !ranged(sk, k) {
+            return begins;
+        }
+        return quote! {
+            #begins
+            #krate::__entity_stage_methods!(@range #ident, #ty, [#guard], #name #last, #gt #gte #lt #lte #between);
+        };
+    }
     let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
     let (_, low) = super::keys::composite_arg(entity, sk, k, quote!(low));
     let (_, high) = super::keys::composite_arg(entity, sk, k, quote!(high));
@@ -404,47 +431,10 @@ fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let ident = entity.ident;
     let output = super::view::output(entity, index);
     let compose_of = key_names(index, "sk").compose_of;
-    let types: Vec<_> = sk
-        .composites
-        .iter()
-        .map(|c| entity.fields[c.field].key_ty)
-        .collect();
-    let names: Vec<_> = sk
-        .composites
-        .iter()
-        .map(|c| entity.fields[c.field].ident)
-        .collect();
-    let tuple = quote!((#(impl #krate::KeyArg<#types>),*));
+    let types = sk.composites.iter().map(|c| entity.fields[c.field].key_ty);
+    let fields = (0..sk.composites.len()).map(syn::Index::from);
     // The key is composed by the entity's own composer, not inlined here.
-    let compose = |tuple: TokenStream| {
-        let fields = (0..names.len()).map(syn::Index::from);
-        quote!(#ident::#compose_of(#(#tuple.#fields),*))
-    };
-    let q = quote!(#krate::Query<#output>);
-    let ops = [
-        ("sk_gt", quote!(key_gt), ">"),
-        ("sk_gte", quote!(key_ge), ">="),
-        ("sk_lt", quote!(key_lt), "<"),
-        ("sk_lte", quote!(key_le), "<="),
-    ];
-    let compares = ops.iter().map(|(method, op, sign)| {
-        let method = Ident::new(method, Span::call_site());
-        let compose = compose(quote!(sk));
-        let doc = format!("The whole sort key {sign} the one composed from `sk`.");
-        quote! {
-            #[doc = #doc]
-            pub fn #method(self, sk: #tuple) -> #q {
-                self.q.#op(#compose)
-            }
-        }
-    });
-    let (low, high) = (compose(quote!(low)), compose(quote!(high)));
     quote! {
-        #(#compares)*
-
-        /// The whole sort key between those composed from `low` and `high` (inclusive).
-        pub fn sk_between(self, low: #tuple, high: #tuple) -> #q {
-            self.q.between_text(#low, #high, true)
-        }
+        #krate::__entity_stage_methods!(@whole #output, #ident::#compose_of, (#(#types => #fields),*));
     }
 }
