@@ -4,9 +4,11 @@
 #
 #   bash scripts/compile-time.sh [rounds]
 #
-# Prints, side by side in one run (median of `rounds` rebuilds each,
-# default 5, the contenders alternating), ours / serde's
-# Serialize+Deserialize on the same structs:
+# Prints, side by side in one run (`rounds` rebuilds each, default 5, the
+# contenders alternating), ours / serde's Serialize+Deserialize on the same
+# structs: the median times, and as the ratio the median of the rounds'
+# ratios (each round's pair runs back to back, so a load that comes and
+# goes on a shared machine cancels out of it):
 #   * touch: the rebuild after `touch src/lib.rs` (debug, incremental): what
 #     a user sees after saving a file unchanged or switching branches;
 #   * whole crate: the same rebuild with `CARGO_INCREMENTAL=0` (a CI build,
@@ -97,17 +99,18 @@ timed() { # change (edit|touched), builder (build|build_whole), crate
   echo $(((end - start) / 1000000))
 }
 median() { tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() { # change, builder: prints "ours_ms serde_ms"
-  local ours=() serde=()
+measure() { # change, builder: prints "ours_ms serde_ms ratio"
+  local ours=() serde=() ratios=()
   for _ in $(seq 1 "$rounds"); do
     ours+=("$(timed "$1" "$2" ours)")
     serde+=("$(timed "$1" "$2" serde_derives)")
+    ratios+=("$(awk "BEGIN {printf \"%.4f\", ${ours[-1]} / ${serde[-1]}}")")
   done
-  echo "$(echo "${ours[@]}" | median) $(echo "${serde[@]}" | median)"
+  echo "$(echo "${ours[@]}" | median) $(echo "${serde[@]}" | median) $(echo "${ratios[@]}" | median)"
 }
-read -r touch_ours touch_serde < <(measure touched build)
-read -r whole_ours whole_serde < <(measure touched build_whole)
-read -r edit_ours edit_serde < <(measure edit build)
+read -r touch_ours touch_serde touch_ratio < <(measure touched build)
+read -r whole_ours whole_serde whole_ratio < <(measure touched build_whole)
+read -r edit_ours edit_serde edit_ratio < <(measure edit build)
 
 expanded_lines() {
   RUSTC_BOOTSTRAP=1 cargo rustc -q --manifest-path "$work/$1/Cargo.toml" --lib -- -Zunpretty=expanded 2>/dev/null |
@@ -117,9 +120,8 @@ plain_lines=$(expanded_lines plain)
 ours_lines=$((($(expanded_lines ours) - plain_lines) / entities))
 serde_lines=$((($(expanded_lines serde_derives) - plain_lines) / entities))
 
-ratio() { awk "BEGIN {printf \"%.2f\", $1 / $2}"; }
-echo "== $entities entities, 8 fields, 2 GSIs each; median of $rounds rebuilds, ours / serde"
-echo "touch, incremental:  ours ${touch_ours} ms | serde ${touch_serde} ms | $(ratio "$touch_ours" "$touch_serde")x (target <= 1.5x)"
-echo "touch, whole crate:  ours ${whole_ours} ms | serde ${whole_serde} ms | $(ratio "$whole_ours" "$whole_serde")x (target <= 1.5x)"
-echo "edit, incremental:   ours ${edit_ours} ms | serde ${edit_serde} ms | $(ratio "$edit_ours" "$edit_serde")x"
+echo "== $entities entities, 8 fields, 2 GSIs each; $rounds rounds, ours then serde; medians, and the median of the rounds' ratios"
+echo "touch, incremental:  ours ${touch_ours} ms | serde ${touch_serde} ms | $(printf %.2f "$touch_ratio")x (target <= 1.5x)"
+echo "touch, whole crate:  ours ${whole_ours} ms | serde ${whole_serde} ms | $(printf %.2f "$whole_ratio")x (target <= 1.5x)"
+echo "edit, incremental:   ours ${edit_ours} ms | serde ${edit_serde} ms | $(printf %.2f "$edit_ratio")x"
 echo "generated lines per entity: ours ${ours_lines} | serde ${serde_lines} (target <= 500)"
