@@ -35,32 +35,13 @@ pub fn check(cx: &Ctxt, entity: &Entity) {
 /// - a serde field is stored as whatever its `Serialize` writes (a map, a
 ///   list), not text or bytes.
 fn why_not(entity: &Entity, f: usize, field: &Field) -> Option<String> {
-    if let Some(key) = key_holding(entity, f) {
-        return Some(format!(
-            "it is a composite of {key}, and key values are text DynamoDB compares as written"
-        ));
-    }
-    if let Some(unique) = entity
-        .unique
-        .iter()
-        .find(|u| u.fields.iter().any(|c| c.field == f))
-    {
-        return Some(format!(
-            "it is in unique constraint `{}`, whose sentinel item holds the value as key text",
-            unique.name
-        ));
-    }
-    if let Some((role, _)) = field.managed.first() {
-        return Some(format!(
-            "it is the entity's `{}`, which the client writes itself",
-            role.name()
-        ));
-    }
-    if let Some((role, _)) = field.lifecycle.first() {
-        return Some(format!(
-            "it is the entity's `{}`, which the client writes itself as a time DynamoDB or the client reads",
-            role.name()
-        ));
+    if let Some(read) = read_as_written(entity, f, field) {
+        return Some(match read {
+            ReadAsWritten::Key(key) => format!("it is a composite of {key}, and key values are text DynamoDB compares as written"),
+            ReadAsWritten::Unique(unique) => format!("it is in unique constraint `{unique}`, whose sentinel item holds the value as key text"),
+            ReadAsWritten::Managed(role) => format!("it is the entity's `{role}`, which the client writes itself"),
+            ReadAsWritten::Lifecycle(role) => format!("it is the entity's `{role}`, which the client writes itself as a time DynamoDB or the client reads"),
+        });
     }
     if field.serde {
         return Some(
@@ -69,6 +50,44 @@ fn why_not(entity: &Entity, f: usize, field: &Field) -> Option<String> {
         );
     }
     None
+}
+
+/// Why DynamoDB or the client reads field `f` as it is written, so its
+/// stored form cannot change (`compress`, `encrypt`): the first of these
+/// that holds.
+pub enum ReadAsWritten<'a> {
+    /// A composite of this key, described ([`key_holding`]).
+    Key(String),
+    /// In this unique constraint, whose sentinel's key holds the value.
+    Unique(&'a str),
+    /// This managed field (`created_at`, `version`, ..).
+    Managed(&'static str),
+    /// This lifecycle field (`ttl`, `deleted_at`).
+    Lifecycle(&'static str),
+}
+
+pub fn read_as_written<'a>(
+    entity: &'a Entity,
+    f: usize,
+    field: &Field,
+) -> Option<ReadAsWritten<'a>> {
+    if let Some(key) = key_holding(entity, f) {
+        return Some(ReadAsWritten::Key(key));
+    }
+    if let Some(unique) = entity
+        .unique
+        .iter()
+        .find(|u| u.fields.iter().any(|c| c.field == f))
+    {
+        return Some(ReadAsWritten::Unique(&unique.name));
+    }
+    if let Some((role, _)) = field.managed.first() {
+        return Some(ReadAsWritten::Managed(role.name()));
+    }
+    field
+        .lifecycle
+        .first()
+        .map(|(role, _)| ReadAsWritten::Lifecycle(role.name()))
 }
 
 /// The first key holding field `f`, described (`the table's pk`, `index

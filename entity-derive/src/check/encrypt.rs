@@ -94,32 +94,14 @@ fn signed(cx: &Ctxt, entity: &Entity) {
 
 /// Why field `f` cannot be encrypted, the first rule it breaks.
 fn why_not(entity: &Entity, f: usize, field: &Field) -> Option<String> {
-    if let Some(key) = super::compress::key_holding(entity, f) {
-        return Some(format!(
-            "it is a composite of {key}, and DynamoDB compares and queries key values as written, which ciphertext defeats"
-        ));
-    }
-    if let Some(unique) = entity
-        .unique
-        .iter()
-        .find(|u| u.fields.iter().any(|c| c.field == f))
-    {
-        return Some(format!(
-            "it is in unique constraint `{}`, whose sentinel item holds the value in plain text as its key",
-            unique.name
-        ));
-    }
-    if let Some((role, _)) = field.managed.first() {
-        return Some(format!(
-            "it is the entity's `{}`, which the client writes and compares itself",
-            role.name()
-        ));
-    }
-    if let Some((role, _)) = field.lifecycle.first() {
-        return Some(format!(
-            "it is the entity's `{}`, a time DynamoDB or the client reads in plain text",
-            role.name()
-        ));
+    use super::compress::ReadAsWritten;
+    if let Some(read) = super::compress::read_as_written(entity, f, field) {
+        return Some(match read {
+            ReadAsWritten::Key(key) => format!("it is a composite of {key}, and DynamoDB compares and queries key values as written, which ciphertext defeats"),
+            ReadAsWritten::Unique(unique) => format!("it is in unique constraint `{unique}`, whose sentinel item holds the value in plain text as its key"),
+            ReadAsWritten::Managed(role) => format!("it is the entity's `{role}`, which the client writes and compares itself"),
+            ReadAsWritten::Lifecycle(role) => format!("it is the entity's `{role}`, a time DynamoDB or the client reads in plain text"),
+        });
     }
     let projected = entity.indexes.iter().find(|index| {
         matches!(&index.projection, Some(ProjectionDecl { projection: Projection::Include(fields), .. }) if fields.iter().any(|(g, _)| *g == f))
