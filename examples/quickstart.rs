@@ -79,7 +79,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         staff.iter().map(|e| &e.name).collect::<Vec<_>>()
     );
     let engineers = client
-        .query(Employee::by_tenant("t-acme").department("engineering"))
+        .query(Employee::by_tenant("t-acme").department().eq("engineering"))
         .all()
         .await?;
     println!("engineers in t-acme: {}", engineers.len());
@@ -92,7 +92,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         by_email.map(|e| e.name)
     );
     let urgent = client
-        .query(Task::by_assignee("emp-alice").priority_gte(3).descending())
+        .query(
+            Task::by_assignee("emp-alice")
+                .priority()
+                .gte(3)
+                .descending(),
+        )
         .all()
         .await?;
     println!(
@@ -102,7 +107,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let f = Task::fields();
     let p4_open = client
-        .query(Task::by_project("proj-alpha").priority(4))
+        .query(Task::by_project("proj-alpha").priority().eq(4))
         .filter(f.status.eq(Status::Open))
         .all()
         .await?;
@@ -164,8 +169,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let done = client
         .query(
             Task::by_project("proj-alpha")
-                .priority(4)
-                .status_eq(Status::Done),
+                .priority()
+                .eq(4)
+                .status()
+                .eq(Status::Done),
         )
         .all()
         .await?;

@@ -35,7 +35,7 @@
 //! assert_eq!(task.by_project_sk(), "$myapp#v1#task#priority_003#status_Open");
 //!
 //! // Typed accessor: pk composites required, sk composites left to right.
-//! let q = Task::by_project("proj-alpha").priority(3).descending().build();
+//! let q = Task::by_project("proj-alpha").priority().eq(3).descending().build();
 //! assert_eq!(q.index_name(), Some("gsi1"));
 //! assert_eq!(q.key_condition_expression(), "#pk = :pk AND begins_with(#sk, :sk1)");
 //!
@@ -69,7 +69,7 @@ mod native_key;
 mod overlap;
 mod query;
 pub mod size;
-mod stage_methods;
+pub mod sort_key;
 pub mod tenant;
 pub mod view;
 

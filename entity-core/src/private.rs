@@ -12,6 +12,9 @@ pub use crate::key::tuple::{
 };
 pub use crate::key::unpadded::{Decimal, PlainArg, Unpadded};
 pub use crate::query::{Comparison, KeyQuery};
+pub use crate::sort_key::{
+    composite, encoded_composite, native_composite, sort_key, stage, stage_of,
+};
 pub use crate::view::{view_key, view_key_text, view_parsed};
 
 /// Collection helpers for `#[derive(Collection)]`'s expansion.

@@ -19,8 +19,6 @@
 //! starts with a bare field has no fixed prefix; its ranges use plain
 //! comparisons and the client's identity filter drops other entities' items.
 
-use crate::key::KeyArg;
-use crate::KeyPart;
 use aws_sdk_dynamodb::types::AttributeValue;
 use std::collections::HashMap;
 use std::marker::PhantomData;
@@ -536,10 +534,15 @@ impl<E, I> KeyQuery<E, I> {
         }
     }
 
-    /// Fixes the next composite, then appends the text up to the following
-    /// composite's value.
-    pub fn fix<T: KeyPart>(mut self, value: &impl KeyArg<T>, then: &str, complete: bool) -> Self {
-        value.encode_arg(&mut self.prefix);
+    /// The sort key text fixed so far.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// Fixes the next composite to its key text `value`, then appends the
+    /// text up to the following composite's value.
+    pub fn fix_text(mut self, value: &str, then: &str, complete: bool) -> Self {
+        self.prefix.push_str(value);
         self.prefix.push_str(then);
         self.complete = complete;
         self
@@ -590,12 +593,6 @@ impl<E, I> KeyQuery<E, I> {
         }
     }
 
-    fn text_with<T: KeyPart>(&self, value: &impl KeyArg<T>) -> String {
-        let mut text = self.prefix.clone();
-        value.encode_arg(&mut text);
-        text
-    }
-
     /// The composites fixed so far: an exact key when all are fixed, a
     /// `begins_with` on the prefix otherwise (none when the prefix is empty).
     pub fn finish(self) -> Query<E> {
@@ -610,62 +607,10 @@ impl<E, I> KeyQuery<E, I> {
         }
     }
 
-    /// `begins_with` on the prefix plus the next composite's (partial) text.
-    pub fn begins_with<T: KeyPart>(self, value: &impl KeyArg<T>) -> Query<E> {
-        let text = self.text_with(value);
+    /// `begins_with` on `text` (the prefix, then the next composite's
+    /// partial text).
+    pub fn begins_with_text(self, text: String) -> Query<E> {
         self.with(SortCondition::BeginsWith(text))
-    }
-
-    /// A comparison on the next composite. `last` says the composite ends
-    /// the key (nothing follows its value).
-    pub fn compare<T: KeyPart>(
-        self,
-        op: Comparison,
-        value: &impl KeyArg<T>,
-        last: bool,
-    ) -> Query<E> {
-        let text = self.text_with(value);
-        self.compare_text(op, text, last)
-    }
-
-    /// The next composite `> value`.
-    pub fn gt<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
-        self.compare(Comparison::Gt, value, last)
-    }
-
-    /// The next composite `>= value`.
-    pub fn ge<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
-        self.compare(Comparison::Ge, value, last)
-    }
-
-    /// The next composite `< value`.
-    pub fn lt<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
-        self.compare(Comparison::Lt, value, last)
-    }
-
-    /// The next composite `<= value`.
-    pub fn le<T: KeyPart>(self, value: &impl KeyArg<T>, last: bool) -> Query<E> {
-        self.compare(Comparison::Le, value, last)
-    }
-
-    /// The whole sort key `> key`.
-    pub fn key_gt(self, key: String) -> Query<E> {
-        self.compare_text(Comparison::Gt, key, true)
-    }
-
-    /// The whole sort key `>= key`.
-    pub fn key_ge(self, key: String) -> Query<E> {
-        self.compare_text(Comparison::Ge, key, true)
-    }
-
-    /// The whole sort key `< key`.
-    pub fn key_lt(self, key: String) -> Query<E> {
-        self.compare_text(Comparison::Lt, key, true)
-    }
-
-    /// The whole sort key `<= key`.
-    pub fn key_le(self, key: String) -> Query<E> {
-        self.compare_text(Comparison::Le, key, true)
     }
 
     /// A comparison with composed text (a whole sort key, when `last`).
@@ -680,18 +625,6 @@ impl<E, I> KeyQuery<E, I> {
                 self.range(None, Some(high))
             }
         }
-    }
-
-    /// Both ends inclusive, on the next composite.
-    pub fn between<T: KeyPart>(
-        self,
-        low: &impl KeyArg<T>,
-        high: &impl KeyArg<T>,
-        last: bool,
-    ) -> Query<E> {
-        let low = self.text_with(low);
-        let high = self.text_with(high);
-        self.between_text(low, high, last)
     }
 
     /// Both ends inclusive, with composed text.
@@ -801,7 +734,7 @@ mod tests {
 
     #[test]
     fn ranges_stay_inside_the_prefix() {
-        let q = start("t#priority_").compare(Comparison::Gt, &5u8, true);
+        let q = start("t#priority_").compare_text(Comparison::Gt, "t#priority_005".into(), true);
         assert_eq!(
             sort(q),
             SortCondition::Between(
@@ -809,7 +742,7 @@ mod tests {
                 format!("t#priority_{}", char::MAX)
             )
         );
-        let q = start("t#priority_").compare(Comparison::Lt, &5u8, true);
+        let q = start("t#priority_").compare_text(Comparison::Lt, "t#priority_005".into(), true);
         assert_eq!(
             sort(q),
             SortCondition::Between("t#priority_".into(), format!("t#priority_004{}", char::MAX))
@@ -818,15 +751,15 @@ mod tests {
 
     #[test]
     fn empty_ranges_match_nothing() {
-        let q = start("t#p_").between(&5u8, &3u8, true);
+        let q = start("t#p_").between_text("t#p_005".into(), "t#p_003".into(), true);
         assert!(q.matches_nothing());
-        let q = start("t#p_").compare(Comparison::Lt, &"", true);
+        let q = start("t#p_").compare_text(Comparison::Lt, "t#p_".into(), true);
         assert!(q.matches_nothing());
     }
 
     #[test]
     fn no_prefix_uses_native_comparisons() {
-        let q = start("").compare(Comparison::Ge, &"b", true);
+        let q = start("").compare_text(Comparison::Ge, "b".into(), true);
         assert_eq!(sort(q), SortCondition::Ge("b".into()));
     }
 }

@@ -33,9 +33,13 @@ async fn a_query_key_over_its_limit_or_empty_is_refused() {
     );
     let department = "d".repeat(1100);
     let v = validation(
-        c.query(Employee::by_tenant("t1").department(department.as_str()))
-            .all()
-            .await,
+        c.query(
+            Employee::by_tenant("t1")
+                .department()
+                .eq(department.as_str()),
+        )
+        .all()
+        .await,
     );
     assert!(
         matches!(&v, ValidationError::KeyTooLong { attribute, kind: "sort", .. } if attribute == "gsi1sk"),

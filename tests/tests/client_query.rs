@@ -120,54 +120,54 @@ async fn sort_key_operators_on_one_composite() {
     let c = &t.client;
     let q = query_ids;
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3))).await,
+        q(c.query(Task::by_project("p1").priority().eq(3))).await,
         expected(&p1, |t| t.priority == 3)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_eq(3))).await,
+        q(c.query(Task::by_project("p1").priority().eq(3))).await,
         expected(&p1, |t| t.priority == 3)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_gt(5))).await,
+        q(c.query(Task::by_project("p1").priority().gt(5))).await,
         expected(&p1, |t| t.priority > 5)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_gte(5))).await,
+        q(c.query(Task::by_project("p1").priority().gte(5))).await,
         expected(&p1, |t| t.priority >= 5)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_lt(3))).await,
+        q(c.query(Task::by_project("p1").priority().lt(3))).await,
         expected(&p1, |t| t.priority < 3)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_lte(3))).await,
+        q(c.query(Task::by_project("p1").priority().lte(3))).await,
         expected(&p1, |t| t.priority <= 3)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_between(2, 4))).await,
+        q(c.query(Task::by_project("p1").priority().between(2, 4))).await,
         expected(&p1, |t| (2..=4).contains(&t.priority))
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_begins_with(9))).await,
+        q(c.query(Task::by_project("p1").priority().begins_with(9))).await,
         expected(&p1, |t| t.priority == 9)
     );
     // The ends of the range: nothing below 1, nothing above 9.
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_lt(1))).await,
+        q(c.query(Task::by_project("p1").priority().lt(1))).await,
         Vec::<String>::new()
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_gt(9))).await,
+        q(c.query(Task::by_project("p1").priority().gt(9))).await,
         Vec::<String>::new()
     );
     // An empty range is answered without a request.
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority_between(5, 3))).await,
+        q(c.query(Task::by_project("p1").priority().between(5, 3))).await,
         Vec::<String>::new()
     );
     // The single-composite index.
     let by_assignee = c
-        .query(Task::by_assignee("even").priority_between(4, 6))
+        .query(Task::by_assignee("even").priority().between(4, 6))
         .all()
         .await
         .unwrap();
@@ -193,14 +193,23 @@ async fn sort_key_operators_on_the_last_composite() {
     let q = query_ids;
     let key = |status: Status| Task::by_project_sk_of(3, status);
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3).status_eq(Status::Open))).await,
+        q(c.query(
+            Task::by_project("p1")
+                .priority()
+                .eq(3)
+                .status()
+                .eq(Status::Open)
+        ))
+        .await,
         expected(&p1, |t| t.priority == 3 && t.status == Status::Open)
     );
     assert_eq!(
         q(c.query(
             Task::by_project("p1")
-                .priority(3)
-                .status_begins_with(Status::InProgress)
+                .priority()
+                .eq(3)
+                .status()
+                .begins_with(Status::InProgress)
         ))
         .await,
         expected(&p1, |t| t.priority == 3 && t.status == Status::InProgress)
@@ -209,26 +218,56 @@ async fn sort_key_operators_on_the_last_composite() {
     // "done").
     let pivot = key(Status::Open);
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3).status_gt(Status::Open))).await,
+        q(c.query(
+            Task::by_project("p1")
+                .priority()
+                .eq(3)
+                .status()
+                .gt(Status::Open)
+        ))
+        .await,
         expected(&p1, |t| t.priority == 3 && t.by_project_sk() > pivot)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3).status_gte(Status::Open))).await,
+        q(c.query(
+            Task::by_project("p1")
+                .priority()
+                .eq(3)
+                .status()
+                .gte(Status::Open)
+        ))
+        .await,
         expected(&p1, |t| t.priority == 3 && t.by_project_sk() >= pivot)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3).status_lt(Status::Open))).await,
+        q(c.query(
+            Task::by_project("p1")
+                .priority()
+                .eq(3)
+                .status()
+                .lt(Status::Open)
+        ))
+        .await,
         expected(&p1, |t| t.priority == 3 && t.by_project_sk() < pivot)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").priority(3).status_lte(Status::Open))).await,
+        q(c.query(
+            Task::by_project("p1")
+                .priority()
+                .eq(3)
+                .status()
+                .lte(Status::Open)
+        ))
+        .await,
         expected(&p1, |t| t.priority == 3 && t.by_project_sk() <= pivot)
     );
     assert_eq!(
         q(c.query(
             Task::by_project("p1")
-                .priority(3)
-                .status_between(Status::InProgress, Status::Open)
+                .priority()
+                .eq(3)
+                .status()
+                .between(Status::InProgress, Status::Open)
         ))
         .await,
         expected(&p1, |t| t.priority == 3 && t.status != Status::Done)
@@ -243,8 +282,12 @@ async fn whole_sort_key_comparisons() {
     let low = Task::by_project_sk_of(2, Status::Open);
     let high = Task::by_project_sk_of(4, Status::InProgress);
     assert_eq!(
-        q(c.query(Task::by_project("p1").sk_between((2, Status::Open), (4, Status::InProgress))))
-            .await,
+        q(c.query(
+            Task::by_project("p1")
+                .sk()
+                .between((2, Status::Open), (4, Status::InProgress))
+        ))
+        .await,
         expected(&p1, |t| {
             let sk = t.by_project_sk();
             low <= sk && sk <= high
@@ -252,20 +295,20 @@ async fn whole_sort_key_comparisons() {
     );
     let pivot = Task::by_project_sk_of(8, Status::Open);
     assert_eq!(
-        q(c.query(Task::by_project("p1").sk_gt((8, Status::Open)))).await,
+        q(c.query(Task::by_project("p1").sk().gt((8, Status::Open)))).await,
         expected(&p1, |t| t.by_project_sk() > pivot)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").sk_gte((8, Status::Open)))).await,
+        q(c.query(Task::by_project("p1").sk().gte((8, Status::Open)))).await,
         expected(&p1, |t| t.by_project_sk() >= pivot)
     );
     let pivot = Task::by_project_sk_of(2, Status::Open);
     assert_eq!(
-        q(c.query(Task::by_project("p1").sk_lt((2, Status::Open)))).await,
+        q(c.query(Task::by_project("p1").sk().lt((2, Status::Open)))).await,
         expected(&p1, |t| t.by_project_sk() < pivot)
     );
     assert_eq!(
-        q(c.query(Task::by_project("p1").sk_lte((2, Status::Open)))).await,
+        q(c.query(Task::by_project("p1").sk().lte((2, Status::Open)))).await,
         expected(&p1, |t| t.by_project_sk() <= pivot)
     );
 }
@@ -309,7 +352,7 @@ async fn descending_limit_and_filters() {
     // Two filters are both applied.
     assert_eq!(
         query_ids(
-            c.query(Task::by_project("p1").priority_gte(4))
+            c.query(Task::by_project("p1").priority().gte(4))
                 .filter(f.status.eq(Status::Open))
                 .filter(f.priority.lt(7u8))
         )
@@ -597,7 +640,7 @@ async fn altered_and_foreign_cursors_are_refused() {
             .await,
     );
     invalid(
-        c.query(Task::by_project("p1").priority_gte(2))
+        c.query(Task::by_project("p1").priority().gte(2))
             .cursor(cursor.clone())
             .all()
             .await,
@@ -746,19 +789,25 @@ async fn a_shared_partition_returns_only_the_queried_entity() {
 
     // Narrowed by day, and a range of days.
     let day = c
-        .query(Order::primary("u1").day("2024-01-05"))
+        .query(Order::primary("u1").day().eq("2024-01-05"))
         .all()
         .await
         .unwrap();
     assert_eq!(day, orders[8..10]);
     let later = c
-        .query(Order::primary("u1").day_gt("2024-01-10"))
+        .query(Order::primary("u1").day().gt("2024-01-10"))
         .all()
         .await
         .unwrap();
     assert_eq!(later, orders[20..]);
     let exact = c
-        .query(Order::primary("u1").day("2024-01-05").order_id("o1"))
+        .query(
+            Order::primary("u1")
+                .day()
+                .eq("2024-01-05")
+                .order_id()
+                .eq("o1"),
+        )
         .all()
         .await
         .unwrap();
@@ -798,7 +847,7 @@ async fn consistent_reads_on_the_table_and_local_indexes() {
         .unwrap();
     assert_eq!(all, entries);
     let since = c
-        .query(Entry::primary("acc").at_gte(at(3)))
+        .query(Entry::primary("acc").at().gte(at(3)))
         .consistent_read(true)
         .all()
         .await
@@ -807,7 +856,7 @@ async fn consistent_reads_on_the_table_and_local_indexes() {
 
     // The local index orders signed numbers as numbers.
     let negative = c
-        .query(Entry::by_delta("acc").delta_lt(0))
+        .query(Entry::by_delta("acc").delta().lt(0))
         .consistent_read(true)
         .all()
         .await
@@ -815,7 +864,7 @@ async fn consistent_reads_on_the_table_and_local_indexes() {
     let got: Vec<i32> = negative.iter().map(|e| e.delta).collect();
     assert_eq!(got, [-50, -3, -1]);
     let desc = c
-        .query(Entry::by_delta("acc").delta_gte(0).descending().limit(2))
+        .query(Entry::by_delta("acc").delta().gte(0).descending().limit(2))
         .consistent_read(true)
         .all()
         .await
@@ -833,7 +882,7 @@ async fn consistent_reads_on_the_table_and_local_indexes() {
     by_delta.sort_by_key(|e| e.delta);
     assert_eq!(got, by_delta);
     let range = c
-        .query(Entry::by_delta("acc").delta_between(-3, 4))
+        .query(Entry::by_delta("acc").delta().between(-3, 4))
         .all()
         .await
         .unwrap();
@@ -879,7 +928,7 @@ async fn bare_sort_keys_use_native_comparisons() {
     batch.await.unwrap();
     settle(c, UserProfile::by_email(), 3).await;
     let after_m = c
-        .query(UserProfile::by_email().email_gt("m"))
+        .query(UserProfile::by_email().email().gt("m"))
         .all()
         .await
         .unwrap();
@@ -888,7 +937,7 @@ async fn bare_sort_keys_use_native_comparisons() {
     let all = c.query(UserProfile::by_email()).all().await.unwrap();
     assert_eq!(all.len(), 3);
     let exact = c
-        .query(UserProfile::by_email().email("zed@x.test"))
+        .query(UserProfile::by_email().email().eq("zed@x.test"))
         .one()
         .await
         .unwrap()

@@ -63,27 +63,27 @@ async fn string_ranges_on_a_leading_composite_are_exact() {
     t.client.batch_write().put_all(&people).await.unwrap();
     let c = &t.client;
     assert_eq!(
-        names(c, Person::primary("g").name_gt("John")).await,
+        names(c, Person::primary("g").name().gt("John")).await,
         expected(|n| n > "John")
     );
     assert_eq!(
-        names(c, Person::primary("g").name_gte("John")).await,
+        names(c, Person::primary("g").name().gte("John")).await,
         expected(|n| n >= "John")
     );
     assert_eq!(
-        names(c, Person::primary("g").name_lt("John")).await,
+        names(c, Person::primary("g").name().lt("John")).await,
         expected(|n| n < "John")
     );
     assert_eq!(
-        names(c, Person::primary("g").name_lte("John")).await,
+        names(c, Person::primary("g").name().lte("John")).await,
         expected(|n| n <= "John")
     );
     assert_eq!(
-        names(c, Person::primary("g").name_between("John", "Johnny")).await,
+        names(c, Person::primary("g").name().between("John", "Johnny")).await,
         expected(|n| ("John"..="Johnny").contains(&n))
     );
     assert_eq!(
-        names(c, Person::primary("g").name("John Smith").build()).await,
+        names(c, Person::primary("g").name().eq("John Smith").build()).await,
         ["John Smith"]
     );
 }

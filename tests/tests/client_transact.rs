@@ -75,7 +75,7 @@ async fn every_kind_of_write_across_two_entities() {
         Some(employee("checked"))
     );
     common::eventually(vec![changed], || async {
-        c.query(Task::by_project("p1").priority(8))
+        c.query(Task::by_project("p1").priority().eq(8))
             .all()
             .await
             .unwrap()

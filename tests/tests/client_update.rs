@@ -467,13 +467,17 @@ async fn group_setter_moves_the_item_to_its_new_index_keys() {
     // Found under the new keys, not under the old ones.
     finds(
         client,
-        Task::by_project("p1").priority(5).status_eq(Status::Done),
+        Task::by_project("p1")
+            .priority()
+            .eq(5)
+            .status()
+            .eq(Status::Done),
         &["t1"],
     )
     .await;
-    finds(client, Task::by_project("p1").priority(3), &["t2"]).await;
-    finds(client, Task::by_assignee("e1").priority_eq(5), &["t1"]).await;
-    finds(client, Task::by_assignee("e1").priority_eq(3), &["t2"]).await;
+    finds(client, Task::by_project("p1").priority().eq(3), &["t2"]).await;
+    finds(client, Task::by_assignee("e1").priority().eq(5), &["t1"]).await;
+    finds(client, Task::by_assignee("e1").priority().eq(3), &["t2"]).await;
 
     // A partition key composite moves the item to another partition.
     client
@@ -539,7 +543,7 @@ async fn group_setter_guards_the_table_key_composites_it_uses() {
     assert_eq!(item, expected.to_item().unwrap());
     eventually(vec![expected], || async {
         client
-            .query(Member::by_rank("o1").rank_gte(5))
+            .query(Member::by_rank("o1").rank().gte(5))
             .all()
             .await
             .unwrap()
@@ -547,7 +551,7 @@ async fn group_setter_guards_the_table_key_composites_it_uses() {
     .await;
     eventually(Vec::new(), || async {
         client
-            .query(Member::by_rank("o1").rank_lt(5))
+            .query(Member::by_rank("o1").rank().lt(5))
             .all()
             .await
             .unwrap()

@@ -170,7 +170,11 @@ async fn queries_each_access_pattern_of_the_worked_example() {
     assert_eq!(staff.len(), 2);
     let engineers = t
         .client
-        .query(Employee::tenant_members("t-acme").department("engineering"))
+        .query(
+            Employee::tenant_members("t-acme")
+                .department()
+                .eq("engineering"),
+        )
         .all()
         .await
         .unwrap();
@@ -194,7 +198,7 @@ async fn queries_each_access_pattern_of_the_worked_example() {
     );
     let assigned = t
         .client
-        .query(Task::by_assignee("emp-alice").priority_gte(1))
+        .query(Task::by_assignee("emp-alice").priority().gte(1))
         .all()
         .await
         .unwrap();

@@ -127,7 +127,8 @@ fn parsers_take_only_buckets_of_years_the_timestamp_type_holds() {
 #[test]
 fn ranges_compare_buckets() {
     let q: Query<Event> = Event::by_month("t1", utc("2024-01-20T00:00:00Z"))
-        .created_at_gte(utc("2024-01-15T23:59:59Z"));
+        .created_at()
+        .gte(utc("2024-01-15T23:59:59Z"));
     assert_eq!(q.partition_key(), ("gsi1pk", "LOG#t1#2024-01"));
     // The bound is the 15th, not the instant: the whole day is in range.
     let (attribute, condition) = q.sort_condition().unwrap();
@@ -163,7 +164,8 @@ async fn query_by_month() {
     let from_15th = client
         .query(
             Event::by_month("t1", utc("2024-01-01T00:00:00Z"))
-                .created_at_gte(utc("2024-01-15T12:00:00Z")),
+                .created_at()
+                .gte(utc("2024-01-15T12:00:00Z")),
         )
         .all()
         .await
@@ -172,7 +174,8 @@ async fn query_by_month() {
     let one_day = client
         .query(
             Event::by_month("t1", utc("2024-01-01T00:00:00Z"))
-                .created_at(utc("2024-01-31T00:00:00Z"))
+                .created_at()
+                .eq(utc("2024-01-31T00:00:00Z"))
                 .build(),
         )
         .all()

@@ -39,12 +39,17 @@ fn values_inside_a_segment_parse_back() {
 
 #[test]
 fn unpadded_composites_still_narrow_by_equality() {
-    let q = Doc::primary("a", 1u16).active(true).build();
+    let q = Doc::primary("a", 1u16).active().eq(true).build();
     assert_eq!(
         q.sort_condition().map(|(_, c)| c.clone()),
         Some(entity_core::SortCondition::BeginsWith("truex".into()))
     );
-    let q = Doc::primary("a", 1u16).active(true).rank_eq(5i64);
+    let q = Doc::primary("a", 1u16)
+        .active()
+        .eq(true)
+        .rank()
+        .eq(5i64)
+        .build();
     assert_eq!(
         q.sort_condition().map(|(_, c)| c.clone()),
         Some(entity_core::SortCondition::Eq("truex5@latest".into()))

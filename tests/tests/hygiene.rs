@@ -209,8 +209,11 @@ fn shadowed_prelude_names_do_not_break_generated_code() {
         "$hygiene#v1#thing#kind_B#n_-9999999999999999997"
     );
     let q = shadowed::Thing::by_kind(shadowed::Kind::A)
-        .n(1)
-        .id_eq(shadowed::Id("x".into()));
+        .n()
+        .eq(1)
+        .id()
+        .eq(shadowed::Id("x".into()))
+        .build();
     assert_eq!(q.index_name(), Some("gsi1"));
 }
 

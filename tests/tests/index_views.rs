@@ -92,7 +92,7 @@ async fn an_include_index_returns_the_projected_fields_read_back_from_keys_and_a
     // Sort key stages end in the view too.
     let later = t
         .client
-        .query(Task::by_owner("ann").due_gte("2026-12-01"))
+        .query(Task::by_owner("ann").due().gte("2026-12-01"))
         .all()
         .await
         .unwrap();
@@ -154,7 +154,7 @@ async fn a_keys_only_index_reads_its_fields_from_keys_and_skips_other_entities()
     // A range on the sort key, negative bound included.
     let low = t
         .client
-        .query(Task::by_status("open").rank_lt(1))
+        .query(Task::by_status("open").rank().lt(1))
         .all()
         .await
         .unwrap();

@@ -125,15 +125,21 @@ async fn reads_items_electrodb_wrote() {
     let by_unit = c
         .query(
             MallStore::units("EastPointe")
-                .building_id("BuildingA1")
-                .unit_id_eq("B47"),
+                .building_id()
+                .eq("BuildingA1")
+                .unit_id()
+                .eq("B47"),
         )
         .all()
         .await
         .unwrap();
     assert_eq!(by_unit, [latte_larrys()]);
     let in_building = c
-        .query(MallStore::units("EastPointe").building_id_eq("buildingA1"))
+        .query(
+            MallStore::units("EastPointe")
+                .building_id()
+                .eq("buildingA1"),
+        )
         .all()
         .await
         .unwrap();

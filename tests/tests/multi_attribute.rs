@@ -82,15 +82,17 @@ async fn create_put_and_query_a_multi_attribute_index() {
     assert_eq!(ids(c, RegionOrder::by_region("t2", "eu")).await, ["o6"]);
     // A sort prefix, then both sort attributes.
     assert_eq!(
-        ids(c, RegionOrder::by_region("t1", "eu").status("open")).await,
+        ids(c, RegionOrder::by_region("t1", "eu").status().eq("open")).await,
         ["o3", "o1", "o2"]
     );
     assert_eq!(
         ids(
             c,
             RegionOrder::by_region("t1", "eu")
-                .status("open")
-                .priority_eq(10u32)
+                .status()
+                .eq("open")
+                .priority()
+                .eq(10u32)
         )
         .await,
         ["o2"]
@@ -100,8 +102,10 @@ async fn create_put_and_query_a_multi_attribute_index() {
         ids(
             c,
             RegionOrder::by_region("t1", "eu")
-                .status("open")
-                .priority_gt(1u32)
+                .status()
+                .eq("open")
+                .priority()
+                .gt(1u32)
         )
         .await,
         ["o1", "o2"]
@@ -110,8 +114,10 @@ async fn create_put_and_query_a_multi_attribute_index() {
         ids(
             c,
             RegionOrder::by_region("t1", "eu")
-                .status("open")
-                .priority_lte(2u32)
+                .status()
+                .eq("open")
+                .priority()
+                .lte(2u32)
         )
         .await,
         ["o3", "o1"]
@@ -120,20 +126,24 @@ async fn create_put_and_query_a_multi_attribute_index() {
         ids(
             c,
             RegionOrder::by_region("t1", "eu")
-                .status("open")
-                .priority_between(2u32, 10u32)
+                .status()
+                .eq("open")
+                .priority()
+                .between(2u32, 10u32)
         )
         .await,
         ["o1", "o2"]
     );
     assert_eq!(
-        ids(c, RegionOrder::by_region("t1", "eu").status_gt("open")).await,
+        ids(c, RegionOrder::by_region("t1", "eu").status().gt("open")).await,
         ["o4"]
     );
     assert_eq!(
         ids(
             c,
-            RegionOrder::by_region("t1", "eu").status_begins_with("sh")
+            RegionOrder::by_region("t1", "eu")
+                .status()
+                .begins_with("sh")
         )
         .await,
         ["o4"]
@@ -160,7 +170,7 @@ async fn an_item_missing_a_key_attribute_is_not_in_the_index() {
     .await;
     assert_eq!(ids(c, RegionOrder::by_region("t9", "eu")).await, ["in"]);
     assert_eq!(
-        ids(c, RegionOrder::by_region("t9", "eu").status("open")).await,
+        ids(c, RegionOrder::by_region("t9", "eu").status().eq("open")).await,
         ["in"]
     );
     // The item is stored, only absent from the index.
@@ -171,8 +181,10 @@ async fn an_item_missing_a_key_attribute_is_not_in_the_index() {
 #[test]
 fn the_key_condition_compares_native_values() {
     let q: Query<RegionOrder> = RegionOrder::by_region("t1", "eu")
-        .status("open")
-        .priority_gt(3u32);
+        .status()
+        .eq("open")
+        .priority()
+        .gt(3u32);
     assert_eq!(q.index_name(), Some("gsi3"));
     assert_eq!(
         q.key_condition_expression(),

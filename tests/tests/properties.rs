@@ -159,21 +159,21 @@ proptest! {
     #[test]
     fn ranges_select_exactly_the_values_in_range(v in order_string(), w in order_string(), low in order_string(), id in order_string(), other in order_string()) {
         let on_day = |q: Query<Order>| selects(&q, &w, &id);
-        prop_assert_eq!(on_day(Order::primary("u").day_gt(&v)), w > v);
-        prop_assert_eq!(on_day(Order::primary("u").day_gte(&v)), w >= v);
-        prop_assert_eq!(on_day(Order::primary("u").day_lt(&v)), w < v);
-        prop_assert_eq!(on_day(Order::primary("u").day_lte(&v)), w <= v);
-        let between = Order::primary("u").day_between(&low, &v);
+        prop_assert_eq!(on_day(Order::primary("u").day().gt(&v)), w > v);
+        prop_assert_eq!(on_day(Order::primary("u").day().gte(&v)), w >= v);
+        prop_assert_eq!(on_day(Order::primary("u").day().lt(&v)), w < v);
+        prop_assert_eq!(on_day(Order::primary("u").day().lte(&v)), w <= v);
+        let between = Order::primary("u").day().between(&low, &v);
         if !between.matches_nothing() {
             prop_assert_eq!(on_day(between), low <= w && w <= v);
         } else {
             prop_assert!(low > v);
         }
         let on_id = |q: Query<Order>| selects(&q, &other, &w);
-        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_gt(&v)), w > v);
-        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_lt(&v)), w < v);
-        prop_assert_eq!(on_id(Order::primary("u").day(&other).order_id_lte(&v)), w <= v);
+        prop_assert_eq!(on_id(Order::primary("u").day().eq(&other).order_id().gt(&v)), w > v);
+        prop_assert_eq!(on_id(Order::primary("u").day().eq(&other).order_id().lt(&v)), w < v);
+        prop_assert_eq!(on_id(Order::primary("u").day().eq(&other).order_id().lte(&v)), w <= v);
         // A prefix query reads every key of its day, and no other day's.
-        prop_assert_eq!(selects(&Order::primary("u").day(&v).build(), &w, &id), w == v);
+        prop_assert_eq!(selects(&Order::primary("u").day().eq(&v).build(), &w, &id), w == v);
     }
 }

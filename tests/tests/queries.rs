@@ -38,14 +38,16 @@ fn primary_accessor_is_symmetric() {
     assert_eq!(q.index_name(), None);
     assert_eq!(q.partition_key(), ("pk", "USER#123"));
     assert_eq!(sort(&q), SortCondition::BeginsWith("ORDER#".into()));
-    let q = Order::primary("123").day("2024-01-15").build();
+    let q = Order::primary("123").day().eq("2024-01-15").build();
     assert_eq!(
         sort(&q),
         SortCondition::BeginsWith("ORDER#2024-01-15#".into())
     );
     let q = Order::primary("123")
-        .day("2024-01-15")
-        .order_id("abc")
+        .day()
+        .eq("2024-01-15")
+        .order_id()
+        .eq("abc")
         .build();
     assert_eq!(sort(&q), SortCondition::Eq("ORDER#2024-01-15#abc".into()));
     assert_eq!(q.key_condition_expression(), "#pk = :pk AND #sk = :sk1");
@@ -55,12 +57,12 @@ fn primary_accessor_is_symmetric() {
 fn prefixes_never_over_match() {
     // `priority_1` must not match `priority_10`: numbers are fixed width and a
     // fixed composite is followed by the separator.
-    let q = Task::by_project("p").priority(1).build();
+    let q = Task::by_project("p").priority().eq(1).build();
     assert_eq!(
         sort(&q),
         SortCondition::BeginsWith("$myapp#v1#task#priority_001#status_".into())
     );
-    let q = Order::primary("1").day("2024-01-1").build();
+    let q = Order::primary("1").day().eq("2024-01-1").build();
     assert_eq!(
         sort(&q),
         SortCondition::BeginsWith("ORDER#2024-01-1#".into())
@@ -69,7 +71,7 @@ fn prefixes_never_over_match() {
 
 #[test]
 fn comparisons_on_the_next_composite_stay_in_range() {
-    let q = Task::by_project("p").priority_gte(5);
+    let q = Task::by_project("p").priority().gte(5);
     assert_eq!(
         sort(&q),
         SortCondition::Between(
@@ -77,7 +79,7 @@ fn comparisons_on_the_next_composite_stay_in_range() {
             format!("$myapp#v1#task#priority_{}", char::MAX)
         )
     );
-    let q = Task::by_project("p").priority_between(2, 4);
+    let q = Task::by_project("p").priority().between(2, 4);
     assert_eq!(
         sort(&q),
         SortCondition::Between(
@@ -85,7 +87,7 @@ fn comparisons_on_the_next_composite_stay_in_range() {
             format!("$myapp#v1#task#priority_004#{}", char::MAX)
         )
     );
-    let q = Task::by_assignee("e").priority_lt(3);
+    let q = Task::by_assignee("e").priority().lt(3);
     assert_eq!(
         sort(&q),
         SortCondition::Between(
@@ -93,14 +95,21 @@ fn comparisons_on_the_next_composite_stay_in_range() {
             format!("$myapp#v1#task#priority_002{}", char::MAX)
         )
     );
-    let q = Task::by_project("p").priority(3).status_eq(Status::Open);
+    let q = Task::by_project("p")
+        .priority()
+        .eq(3)
+        .status()
+        .eq(Status::Open)
+        .build();
     assert_eq!(
         sort(&q),
         SortCondition::Eq("$myapp#v1#task#priority_003#status_Open".into())
     );
     let q = Task::by_project("p")
-        .priority(3)
-        .status_begins_with(Status::InProgress);
+        .priority()
+        .eq(3)
+        .status()
+        .begins_with(Status::InProgress);
     assert_eq!(
         sort(&q),
         SortCondition::BeginsWith("$myapp#v1#task#priority_003#status_InProgress".into())
@@ -109,7 +118,9 @@ fn comparisons_on_the_next_composite_stay_in_range() {
 
 #[test]
 fn whole_sort_key_comparisons() {
-    let q = Task::by_project("p").sk_between((1, Status::Open), (3, Status::Done));
+    let q = Task::by_project("p")
+        .sk()
+        .between((1, Status::Open), (3, Status::Done));
     assert_eq!(
         sort(&q),
         SortCondition::Between(
@@ -117,7 +128,7 @@ fn whole_sort_key_comparisons() {
             "$myapp#v1#task#priority_003#status_done".into()
         )
     );
-    let q = Order::primary("u").sk_gt(("2024-01-15", "abc"));
+    let q = Order::primary("u").sk().gt(("2024-01-15", "abc"));
     assert_eq!(
         sort(&q),
         SortCondition::Between(
@@ -130,16 +141,18 @@ fn whole_sort_key_comparisons() {
 #[test]
 fn empty_ranges_send_nothing() {
     assert!(Task::by_project("p")
-        .priority_between(5, 3)
+        .priority()
+        .between(5, 3)
         .matches_nothing());
     assert!(!Task::by_project("p")
-        .priority_between(3, 3)
+        .priority()
+        .between(3, 3)
         .matches_nothing());
 }
 
 #[test]
 fn bare_field_sort_keys_use_native_comparisons() {
-    let q = UserProfile::by_email().email_gt("m");
+    let q = UserProfile::by_email().email().gt("m");
     assert_eq!(q.partition_key(), ("gsi1pk", "user#email"));
     assert_eq!(sort(&q), SortCondition::Gt("m".into()));
     assert_eq!(q.key_condition_expression(), "#pk = :pk AND #sk > :sk1");
@@ -153,7 +166,7 @@ fn bare_field_sort_keys_use_native_comparisons() {
 
 #[test]
 fn order_and_limit() {
-    let q = Entry::by_delta("acc").delta_lt(0).descending().limit(10);
+    let q = Entry::by_delta("acc").delta().lt(0).descending().limit(10);
     assert!(!q.scan_index_forward());
     assert_eq!(q.get_limit(), Some(10));
     assert_eq!(q.index_name(), Some("lsi1"));
@@ -167,7 +180,7 @@ fn order_and_limit() {
 
 #[test]
 fn placeholders_only_in_expressions() {
-    let q = Task::by_project("x' OR 1=1").priority_gt(1);
+    let q = Task::by_project("x' OR 1=1").priority().gt(1);
     let expression = q.key_condition_expression();
     assert!(
         !expression.contains("gsi1") && !expression.contains("x'"),

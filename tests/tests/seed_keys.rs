@@ -372,11 +372,15 @@ async fn seed_000_access_patterns() {
         std::slice::from_ref(&alice)
     );
     assert_eq!(
-        query_all(client, TurbineUser::by_email().email("alice@example.com")).await,
+        query_all(
+            client,
+            TurbineUser::by_email().email().eq("alice@example.com")
+        )
+        .await,
         std::slice::from_ref(&alice)
     );
     assert_eq!(
-        query_all(client, TurbineUser::by_username().username("alice")).await,
+        query_all(client, TurbineUser::by_username().username().eq("alice")).await,
         [alice]
     );
     // A user's posts, newest first.
@@ -390,11 +394,11 @@ async fn seed_000_access_patterns() {
         [p2.clone(), p3.clone(), p1.clone()]
     );
     assert_eq!(
-        query_all(client, TurbinePost::feed().created_at_gte("2024-01-16")).await,
+        query_all(client, TurbinePost::feed().created_at().gte("2024-01-16")).await,
         [p3.clone(), p2.clone()]
     );
     assert_eq!(
-        query_all(client, TurbinePost::post_by_id().id("p3")).await,
+        query_all(client, TurbinePost::post_by_id().id().eq("p3")).await,
         std::slice::from_ref(&p3)
     );
     assert_eq!(
@@ -409,7 +413,7 @@ async fn seed_000_access_patterns() {
         3
     );
     assert_eq!(
-        query_all(client, TurbineMember::primary("acme").team_id("eng"))
+        query_all(client, TurbineMember::primary("acme").team_id().eq("eng"))
             .await
             .len(),
         2
@@ -460,19 +464,19 @@ async fn seed_000_number_keys() {
         [-7, 2, 9, 10, 100]
     );
     assert_eq!(
-        seqs(query_all(client, Reading::primary(123u64).seq_gt(9)).await),
+        seqs(query_all(client, Reading::primary(123u64).seq().gt(9)).await),
         [10, 100]
     );
     assert_eq!(
-        seqs(query_all(client, Reading::primary(123u64).seq_between(2, 10)).await),
+        seqs(query_all(client, Reading::primary(123u64).seq().between(2, 10)).await),
         [2, 9, 10]
     );
     assert_eq!(
-        seqs(query_all(client, Reading::primary(123u64).seq_lte(-1)).await),
+        seqs(query_all(client, Reading::primary(123u64).seq().lte(-1)).await),
         [-7]
     );
     assert!(
-        query_all(client, Reading::primary(123u64).seq_between(10, 2))
+        query_all(client, Reading::primary(123u64).seq().between(10, 2))
             .await
             .is_empty()
     );
@@ -637,7 +641,11 @@ async fn seed_001_and_003_access_patterns() {
     };
     client.put(&metric).await.unwrap();
     assert_eq!(
-        query_all(client, Metric::primary("123").at_ms(1_705_314_600_000u64)).await,
+        query_all(
+            client,
+            Metric::primary("123").at_ms().eq(1_705_314_600_000u64)
+        )
+        .await,
         [metric]
     );
 }
@@ -777,7 +785,7 @@ async fn seed_004_access_patterns() {
     }
     // The items of one order: `begins_with(sk, "ORDER_ITEM#<orderId>#")`.
     assert_eq!(
-        query_all(client, OrderItem::primary("tenant001").order_id(ulid))
+        query_all(client, OrderItem::primary("tenant001").order_id().eq(ulid))
             .await
             .len(),
         2
@@ -792,7 +800,11 @@ async fn seed_004_access_patterns() {
     for (order, version) in [(ulid, 1), (ulid, 2), (ulid, 3), ("other", 1)] {
         client.put(&command(order, version)).await.unwrap();
     }
-    let history = query_all(client, OrderCommand::primary("tenant001").order_id(ulid)).await;
+    let history = query_all(
+        client,
+        OrderCommand::primary("tenant001").order_id().eq(ulid),
+    )
+    .await;
     assert_eq!(
         history,
         [command(ulid, 1), command(ulid, 2), command(ulid, 3)]
@@ -818,7 +830,7 @@ async fn seed_004_access_patterns() {
         client.put(&a).await.unwrap();
     }
     assert_eq!(
-        query_all(client, AuthUser::primary("common").provider("sso"))
+        query_all(client, AuthUser::primary("common").provider().eq("sso"))
             .await
             .len(),
         1
@@ -840,8 +852,10 @@ async fn seed_004_access_patterns() {
     let data = query_all(
         client,
         Master::primary("tenant001")
-            .kind("DATA")
-            .category("product_category"),
+            .kind()
+            .eq("DATA")
+            .category()
+            .eq("product_category"),
     )
     .await;
     assert_eq!(
@@ -864,7 +878,9 @@ async fn seed_004_access_patterns() {
     // The accessor takes an instant and queries its month's partition.
     let late = query_all(
         client,
-        Log::primary("tenant001", utc("2024-01-20T00:00:00Z")).at_gte(utc("2024-01-15T10:31:00Z")),
+        Log::primary("tenant001", utc("2024-01-20T00:00:00Z"))
+            .at()
+            .gte(utc("2024-01-15T10:31:00Z")),
     )
     .await;
     assert_eq!(late.len(), 1);

@@ -338,18 +338,18 @@ async fn queries_merge_every_shard_in_order() {
         .collect();
     assert!(!in_range.is_empty());
     let got = c
-        .query(q().due_between(100u32, 250u32))
+        .query(q().due().between(100u32, 250u32))
         .all()
         .await
         .unwrap();
     assert_eq!(got, in_range);
     let got = c
-        .query(q().due_between(100u32, 250u32).descending())
+        .query(q().due().between(100u32, 250u32).descending())
         .all()
         .await
         .unwrap();
     assert_eq!(got, in_range.iter().rev().cloned().collect::<Vec<_>>());
-    let got = c.query(q().due(7u32)).all().await.unwrap();
+    let got = c.query(q().due().eq(7u32)).all().await.unwrap();
     let due_7: Vec<Job> = reference.iter().filter(|j| j.due == 7).cloned().collect();
     assert_eq!(got, due_7);
     // A filter, on every shard.
@@ -411,7 +411,7 @@ async fn one_cursor_pages_through_every_shard() {
         ));
     }
     // Resumed with other page sizes and a range.
-    let q = || Job::by_stage(Stage::Open).due_gte(200u32);
+    let q = || Job::by_stage(Stage::Open).due().gte(200u32);
     let expected: Vec<Job> = reference.iter().filter(|j| j.due >= 200).cloned().collect();
     let page = c.query(q().limit(41)).await.unwrap();
     let rest = c
@@ -430,7 +430,7 @@ async fn explain_shows_one_request_per_shard() {
     let t = jobs_table().await;
     let explained = t
         .client
-        .query(Job::by_stage(Stage::Open).due_gt(3u32))
+        .query(Job::by_stage(Stage::Open).due().gt(3u32))
         .explain()
         .await
         .unwrap();

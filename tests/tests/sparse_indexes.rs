@@ -73,7 +73,7 @@ async fn assigned_to(client: &Client, assignee: &str) -> Vec<String> {
 
 async fn closed(client: &Client) -> Vec<String> {
     let tickets = client
-        .query(Ticket::by_closed("acme").closed_at_gte(0u64))
+        .query(Ticket::by_closed("acme").closed_at().gte(0u64))
         .all()
         .await
         .unwrap();

@@ -102,7 +102,7 @@ async fn each_tenant_sees_only_its_own_items() {
         .unwrap();
     assert_eq!(tools, vec![tools_b[0].clone()]);
     let cheap = a
-        .query(Product::tenant_by_category("tools").price_eq(9u32))
+        .query(Product::tenant_by_category("tools").price().eq(9u32))
         .all()
         .await
         .unwrap();

@@ -187,7 +187,7 @@ fn field_handles_debug_as_their_attributes() {
 fn each_accessor_stage_is_the_entity_stage_struct() {
     // `WideByOQuery<STAGE>` names `WideQueries<WideByO, STAGE>`: the same
     // type, told apart from the other access patterns' by its marker.
-    let stage: WideQueries<WideByO, 1> = Wide::by_o("o").p(17u32);
+    let stage: WideQueries<WideByO, 1> = Wide::by_o("o").p().eq(17u32);
     let named: WideByOQuery<1> = stage;
     let query = named.limit(5).build();
     assert_eq!(query.get_limit(), Some(5));

@@ -34,8 +34,8 @@ use std::future::Future;
 /// # async fn demo(client: Client) -> entity_client::Result<()> {
 /// let f = Task::fields();
 /// // One page of 20, and a cursor for the next.
-/// let page = client.query(Task::primary("p1").priority_gte(3)).limit(20).filter(f.done.eq(false)).await?;
-/// let next = client.query(Task::primary("p1").priority_gte(3).limit(20))
+/// let page = client.query(Task::primary("p1").priority().gte(3)).limit(20).filter(f.done.eq(false)).await?;
+/// let next = client.query(Task::primary("p1").priority().gte(3).limit(20))
 ///     .filter(f.done.eq(false))
 ///     .cursor(page.cursor.as_deref().unwrap_or_default());
 /// // Every item, lazily.

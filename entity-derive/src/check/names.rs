@@ -160,10 +160,9 @@ fn key_method_names(index: &Index) -> Vec<String> {
     out
 }
 
-/// The methods of one accessor's stages: the common ones, the whole-key
-/// comparisons, and every composite's, which share one stage from the
-/// second composite on (`expand::stage_order`), so none may repeat
-/// another's.
+/// The methods of one accessor's stages: the common ones, the whole sort
+/// key's `sk`, and one per composite, which share one stage from the second
+/// composite on (`expand::stage_order`), so none may repeat another's.
 fn stage_methods(cx: &Ctxt, entity: &Entity, index: &Index) -> bool {
     let composites = sort_composites(index);
     let mut taken = Taken {
@@ -173,26 +172,15 @@ fn stage_methods(cx: &Ctxt, entity: &Entity, index: &Index) -> bool {
             .collect(),
     };
     if index.sk.is_some() && composites.len() >= 2 {
-        for n in ["sk_gt", "sk_gte", "sk_lt", "sk_lte", "sk_between"] {
-            taken
-                .names
-                .push((n.to_owned(), format!("the whole-sort-key comparison `{n}`")));
-        }
+        taken
+            .names
+            .push(("sk".to_owned(), "the whole sort key's `sk`".to_owned()));
     }
     let mut ok = true;
     for (field, token) in composites {
         let field = field_name(entity, field);
         let owner = format!("sort key composite `{field}` of `{}`", index.name);
-        let fix = "rename the field";
-        // One error per composite: the first name that collides.
-        let ops = ["eq", "begins_with", "gt", "gte", "lt", "lte", "between"];
-        let names = std::iter::once(field.clone()).chain(ops.map(|op| format!("{field}_{op}")));
-        for name in names {
-            if !taken.take(cx, name, owner.clone(), token, fix) {
-                ok = false;
-                break;
-            }
-        }
+        ok &= taken.take(cx, field, owner, token, "rename the field");
     }
     ok
 }

@@ -5,15 +5,15 @@
 //! of common methods per entity, told apart by the access pattern's marker
 //! type (`TaskByProject`), so that rustc's messages name the pattern.
 //! Stage `k` has fixed the first `k` sort key composites; composite `k`'s
-//! methods work on it: `priority(v)` fixes it and moves to stage `k + 1`,
-//! `priority_gt(v)` and friends end in a `Query`. A composite cannot be
-//! skipped: called on another stage, its methods fail with an error naming
-//! the composite to fix first (`stage_order`).
+//! method, `priority()`, is on it: a `sort_key::Composite` whose `eq(v)`
+//! fixes it and moves to stage `k + 1`, and whose ranges end in a `Query`.
+//! A composite cannot be skipped: called on another stage, its method fails
+//! with an error naming the composite to fix first (`stage_order`).
 
 use super::{key_names, key_params};
 use crate::model::names::{access_pattern_name, stage_type_name};
 use crate::model::{Entity, Index, IndexKind, Key};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
@@ -123,9 +123,14 @@ fn queries_struct(entity: &Entity) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl<INDEX, const STAGE: usize, OUT> ::core::convert::From<#queries<INDEX, STAGE, OUT>> for #krate::Query<OUT> #bounds {
-            fn from(stage: #queries<INDEX, STAGE, OUT>) -> Self {
-                stage.build()
+        impl<INDEX, const STAGE: usize, OUT> #krate::sort_key::Stage for #queries<INDEX, STAGE, OUT> {
+            type Out = OUT;
+            type Index = INDEX;
+            fn from_key_query(q: #krate::__private::KeyQuery<OUT, INDEX>) -> Self {
+                Self { q }
+            }
+            fn into_key_query(self) -> #krate::__private::KeyQuery<OUT, INDEX> {
+                self.q
             }
         }
     }
@@ -192,16 +197,21 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     if let Some((_, count)) = pk_index.pk.sharding() {
         doc_accessor.push_str(&format!(" The partition is sharded: the client reads its {count} shards concurrently and merges them in sort key order."));
     }
-    let query = quote!(#krate::Query::new(#physical, #pk_attribute, Self::#pk_of(#(#pk_args),*)));
+    let pk = quote!(Self::#pk_of(#(#pk_args),*));
     let body = match sharded {
         Some(sharded) => quote! {
-            let query = #query;
+            let query = #krate::Query::new(#physical, #pk_attribute, #pk);
             #sharded
-            #stage { q: #krate::__private::KeyQuery::new(query, #sk_attribute, #start, #complete) }
+            #krate::__private::stage_of(query, #sk_attribute, #start, #complete)
         },
-        None => quote! {
-            #stage { q: #krate::__private::KeyQuery::new(#query, #sk_attribute, #start, #complete) }
-        },
+        None => {
+            let index = index
+                .physical
+                .as_ref()
+                .map(syn::LitStr::value)
+                .unwrap_or_default();
+            quote!(#krate::__private::stage(#index, #pk_attribute, #pk, #sk_attribute, #start, #complete))
+        }
     };
     quote! {
         #[doc = #doc_accessor]
@@ -211,19 +221,17 @@ fn accessor_fn(entity: &Entity, index: &Index, stage: &Ident) -> TokenStream {
     }
 }
 
-/// The sort key attribute, the text before its first composite, and whether
-/// it has no composites (so stage 0 already knows the whole key).
-fn sort_key_start(index: &Index) -> (TokenStream, String, bool) {
+/// The sort key attribute (empty when there is none), the text before its
+/// first composite, and whether it has no composites (so stage 0 already
+/// knows the whole key).
+fn sort_key_start(index: &Index) -> (String, String, bool) {
     match &index.sk {
-        Some(sk) => {
-            let attribute = &sk.attribute;
-            (
-                quote!(::core::option::Option::Some(#attribute)),
-                sk.text_before(0),
-                sk.composites.is_empty(),
-            )
-        }
-        None => (quote!(::core::option::Option::None), String::new(), false),
+        Some(sk) => (
+            sk.attribute.clone(),
+            sk.text_before(0),
+            sk.composites.is_empty(),
+        ),
+        None => (String::new(), String::new(), false),
     }
 }
 
@@ -234,15 +242,22 @@ fn stage_methods(entity: &Entity, stage: &Ident, index: &Index, sk: &Key) -> Tok
         .iter()
         .map(|c| entity.fields[c.field].ident.to_string())
         .collect();
-    (0..sk.composites.len())
+    let n = sk.composites.len();
+    let mut out: TokenStream = (0..n)
         .map(|k| composite_stage(entity, stage, index, sk, &names, k))
-        .collect()
+        .collect();
+    if n >= 2 && (0..n).all(|k| ranged(sk, k)) {
+        out.extend(compose_sort_key(entity, index, sk));
+    }
+    out
 }
 
-/// Composite `k`'s methods: fix it and go on, or compare it and end the
-/// query. Composite 0's are stage 0's, with the whole-key comparisons of a
-/// key with several composites; a later one's are on every stage, bounded
-/// on its being next (`stage_order`).
+/// Composite `k`'s method, named after it: a [`Composite`] to fix it or end
+/// the query on it. Composite 0's is stage 0's, with the whole sort key's
+/// `sk()` on a key with several composites; a later one's is on every
+/// stage, bounded on its being next (`stage_order`).
+///
+/// [`Composite`]: entity_core::sort_key::Composite
 fn composite_stage(
     entity: &Entity,
     stage: &Ident,
@@ -253,57 +268,68 @@ fn composite_stage(
 ) -> TokenStream {
     let n = sk.composites.len();
     let at = (k, sk.composites[k].token);
-    let output = super::view::output(entity, index);
     super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
-        let fix = fix_methods(entity, (stage, &output), sk, k, guard);
-        let compare = compare_methods(entity, &output, sk, k, guard);
+        let composite = composite_method(entity, stage, sk, k, guard);
         let whole = (k == 0 && n >= 2 && (0..n).all(|k| ranged(sk, k)))
-            .then(|| whole_key_methods(entity, index, sk));
-        quote!(#fix #compare #whole)
+            .then(|| whole_key_method(entity, stage));
+        quote!(#composite #whole)
     })
 }
 
-/// `priority(v)`, which moves to the next stage, and `priority_eq(v)`;
-/// `guard` is the `where` clause that holds on the composite's stage.
-fn fix_methods(
+/// `priority()`, the condition on composite `k`; `guard` is the `where`
+/// clause that holds on the composite's stage.
+fn composite_method(
     entity: &Entity,
-    (stage, output): (&Ident, &TokenStream),
+    stage: &Ident,
     sk: &Key,
     k: usize,
     guard: &TokenStream,
 ) -> TokenStream {
     let krate = &entity.krate;
-    let ident = output;
     let field = &entity.fields[sk.composites[k].field];
     let (name, ty) = (field.ident, field.key_ty);
     let n = sk.composites.len();
     let then = sk.text_before(k + 1);
     let complete = k + 1 == n;
+    let last = complete && then.is_empty();
     let next = k + 1;
-    let eq = op_name(name, "eq");
-    let doc_fix = format!("Fixes `{name}`, the sort key composite {}/{n}.", k + 1);
-    if plain(sk, k) {
-        return quote! {
-            #krate::__entity_stage_methods!(@fix #stage<#next>, #ident, #ty, [#guard], #name #eq, #then, #complete, #doc_fix);
+    let kind = match (sk.number.is_some(), ranged(sk, k)) {
+        (true, _) => Some(quote!(, #krate::sort_key::Numeric)),
+        (false, false) => Some(quote!(, #krate::sort_key::Unordered)),
+        (false, true) => None,
+    };
+    let doc = format!(
+        "`{name}`, the sort key composite {}/{n}: `.eq(v)` fixes it and moves on; a range ends the query.",
+        k + 1
+    );
+    let body = if plain(sk, k) {
+        quote!(#krate::__private::composite(self.q, #then, #complete, #last))
+    } else {
+        let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
+        let number = match &sk.number {
+            Some(_) => {
+                let attribute = &sk.attribute;
+                quote!(::core::option::Option::Some(#attribute))
+            }
+            None => quote!(::core::option::Option::None),
         };
-    }
-    let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
-    quote! {
-        #[doc = #doc_fix]
-        pub fn #name(self, value: impl #krate::KeyArg<#ty>) -> #stage<#next> #guard {
-            #stage { q: self.q.fix::<#part>(&#value, #then, #complete) }
+        quote! {
+            #krate::__private::encoded_composite(self.q, #then, #complete, #last, #number, ::core::option::Option::Some(|value, out| {
+                let value = #krate::__private::ArgRef(value);
+                #krate::KeyArg::<#part>::encode_arg(&#value, out)
+            }))
         }
-
-        #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
-        pub fn #eq(self, value: impl #krate::KeyArg<#ty>) -> #krate::Query<#ident> #guard {
-            self.#name(value).build()
+    };
+    quote! {
+        #[doc = #doc]
+        pub fn #name(self) -> #krate::sort_key::Composite<#stage<#next>, #ty #kind> #guard {
+            #body
         }
     }
 }
 
 /// Whether composite `k`'s text is its value's, with no bucket, padding
-/// or case folding, in a text key: its methods are the runtime's
-/// (`__entity_stage_methods!`).
+/// or case folding, in a text key.
 fn plain(sk: &Key, k: usize) -> bool {
     let composite = &sk.composites[k];
     sk.number.is_none()
@@ -324,117 +350,39 @@ fn ranged(sk: &Key, k: usize) -> bool {
     !sk.composites[k].unpadded && (next.is_empty() || next.starts_with('#'))
 }
 
-/// `priority_begins_with(v)`, `priority_gt(v)` and friends, which end the
-/// query on a condition on composite `k`.
-fn compare_methods(
-    entity: &Entity,
-    output: &TokenStream,
-    sk: &Key,
-    k: usize,
-    guard: &TokenStream,
-) -> TokenStream {
+/// `sk()`, the whole sort key, compared with tuples of every composite.
+fn whole_key_method(entity: &Entity, stage: &Ident) -> TokenStream {
     let krate = &entity.krate;
-    let ident = output;
-    let field = &entity.fields[sk.composites[k].field];
-    let (name, ty) = (field.ident, field.key_ty);
-    let n = sk.composites.len();
-    let last = k + 1 == n && sk.text_before(n).is_empty();
-    let (begins, gt, gte, lt, lte, between) = (
-        op_name(name, "begins_with"),
-        op_name(name, "gt"),
-        op_name(name, "gte"),
-        op_name(name, "lt"),
-        op_name(name, "lte"),
-        op_name(name, "between"),
-    );
-    let q = quote!(#krate::Query<#ident>);
-    if plain(sk, k) {
-        let begins =
-            quote!(#krate::__entity_stage_methods!(@begins #ident, #ty, [#guard], #name #begins););
-        if !ranged(sk, k) {
-            return begins;
-        }
-        return quote! {
-            #begins
-            #krate::__entity_stage_methods!(@range #ident, #ty, [#guard], #name #last, #gt #gte #lt #lte #between);
-        };
-    }
-    let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
-    let (_, low) = super::keys::composite_arg(entity, sk, k, quote!(low));
-    let (_, high) = super::keys::composite_arg(entity, sk, k, quote!(high));
-    // A number attribute has no `begins_with`.
-    let begins_with = sk.number.is_none().then(|| {
-        quote! {
-            #[doc = concat!("`", stringify!(#name), "`'s key text starts with `value`'s.")]
-            pub fn #begins(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
-                self.q.begins_with::<#part>(&#value)
-            }
-        }
-    });
-    if !ranged(sk, k) {
-        return quote!(#begins_with);
-    }
-    let between_body = match &sk.number {
-        Some(_) => {
-            let attribute = &sk.attribute;
-            quote! {
-                let (mut __entity_low, mut __entity_high) = (::std::string::String::new(), ::std::string::String::new());
-                #krate::KeyArg::<#part>::encode_arg(&#low, &mut __entity_low);
-                #krate::KeyArg::<#part>::encode_arg(&#high, &mut __entity_high);
-                #krate::__private::number_between(self.q.finish(), #attribute, __entity_low, __entity_high)
-            }
-        }
-        None => quote!(self.q.between::<#part>(&#low, &#high, #last)),
-    };
     quote! {
-        #begins_with
-
-        #[doc = concat!("`", stringify!(#name), "` > `value`.")]
-        pub fn #gt(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
-            self.q.gt::<#part>(&#value, #last)
-        }
-
-        #[doc = concat!("`", stringify!(#name), "` >= `value`.")]
-        pub fn #gte(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
-            self.q.ge::<#part>(&#value, #last)
-        }
-
-        #[doc = concat!("`", stringify!(#name), "` < `value`.")]
-        pub fn #lt(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
-            self.q.lt::<#part>(&#value, #last)
-        }
-
-        #[doc = concat!("`", stringify!(#name), "` <= `value`.")]
-        pub fn #lte(self, value: impl #krate::KeyArg<#ty>) -> #q #guard {
-            self.q.le::<#part>(&#value, #last)
-        }
-
-        #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
-        pub fn #between(self, low: impl #krate::KeyArg<#ty>, high: impl #krate::KeyArg<#ty>) -> #q #guard {
-            #between_body
+        /// The whole sort key, compared with a tuple of every composite's value: `.sk().gte((a, b))`.
+        pub fn sk(self) -> #krate::sort_key::SortKey<#stage<0>> {
+            #krate::__private::sort_key(self.q)
         }
     }
 }
 
-/// `priority_gt` for composite `priority` (`type_gt` for `r#type`).
-fn op_name(name: &Ident, suffix: &str) -> Ident {
-    Ident::new(
-        &format!("{}_{suffix}", name.to_string().trim_start_matches("r#")),
-        Span::call_site(),
-    )
-}
-
-/// `sk_gt((a, b))` and friends: comparisons on the whole sort key, given as a
-/// tuple of every composite.
-fn whole_key_methods(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
+/// How the marker of an access pattern with several sort key composites
+/// composes its whole sort key from a tuple (`ComposeSortKey`), for `sk()`.
+fn compose_sort_key(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let krate = &entity.krate;
     let ident = entity.ident;
-    let output = super::view::output(entity, index);
+    let marker = access_pattern_name(entity, index);
+    let bounds = super::key_bounds(entity);
     let compose_of = key_names(index, "sk").compose_of;
+    let n = sk.composites.len();
+    let args: Vec<Ident> = (0..n).map(|i| quote::format_ident!("A{i}")).collect();
     let types = sk.composites.iter().map(|c| entity.fields[c.field].key_ty);
-    let fields = (0..sk.composites.len()).map(syn::Index::from);
-    // The key is composed by the entity's own composer, not inlined here.
+    let fields = (0..n).map(syn::Index::from);
+    let where_clause = match bounds.is_empty() {
+        true => quote!(where),
+        false => quote!(#bounds,),
+    };
     quote! {
-        #krate::__entity_stage_methods!(@whole #output, #ident::#compose_of, (#(#types => #fields),*));
+        #[automatically_derived]
+        impl<#(#args),*> #krate::sort_key::ComposeSortKey<(#(#args,)*)> for #marker #where_clause #(#args: #krate::KeyArg<#types>),* {
+            fn compose(sk: (#(#args,)*)) -> ::std::string::String {
+                #ident::#compose_of(#(sk.#fields),*)
+            }
+        }
     }
 }

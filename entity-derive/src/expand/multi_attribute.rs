@@ -2,14 +2,14 @@
 //! check that each key field's type is a native key type.
 //!
 //! `Order::by_region(tenant, region)` fixes every partition attribute;
-//! stage `k` then offers sort attribute `k`: `status(v)` fixes it and moves
-//! to stage `k + 1`; `status_gt(v)` and friends end the query with a range
-//! on it. The key condition compares native values
+//! stage `k` then offers sort attribute `k`: `status().eq(v)` fixes it and
+//! moves to stage `k + 1`; `status().gt(v)` and the other ranges end the
+//! query on it. The key condition compares native values
 //! (`#k0 = :k0 AND #k1 = :k1 AND #k2 > :k2`), so numbers sort as numbers.
 
 use crate::model::multi_attribute::{MultiAttribute, NativeAttribute};
 use crate::model::{Entity, Index};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::Ident;
 
@@ -56,7 +56,7 @@ pub fn accessor(
         #[doc = #doc]
         pub fn #accessor(#(#params),*) -> #stage<0> {
             let __entity_query = #krate::Query::multi_attribute(#physical, ::std::vec![#(#values),*]);
-            #stage { q: #krate::__private::KeyQuery::new(__entity_query, ::core::option::Option::None, "", false) }
+            #krate::__private::stage_of(__entity_query, "", "", false)
         }
     };
     (stages, accessor)
@@ -74,16 +74,15 @@ fn sort_stage(
     k: usize,
 ) -> TokenStream {
     let at = (k, multi.sk[k].token);
-    let output = super::view::output(entity, index);
     super::stage_order::composite_impl(entity, index, stage, names, at, |guard| {
-        sort_methods(entity, (stage, &output), multi, k, guard)
+        sort_methods(entity, stage, multi, k, guard)
     })
 }
 
-/// Sort attribute `k`'s methods, each with the `where` clause `guard`.
+/// Sort attribute `k`'s method, with the `where` clause `guard`.
 fn sort_methods(
     entity: &Entity,
-    (stage, ident): (&Ident, &TokenStream),
+    stage: &Ident,
     multi: &MultiAttribute,
     k: usize,
     guard: &TokenStream,
@@ -93,72 +92,18 @@ fn sort_methods(
     let (name, ty, attribute) = (field.ident, field.ty, &field.attribute);
     let n = multi.sk.len();
     let next = k + 1;
-    let arg = quote!(impl ::core::convert::Into<<#ty as #krate::NativeKey>::Value>);
-    let value = |v: TokenStream| quote!(<#ty as #krate::NativeKey>::key_value(::core::convert::Into::into(#v)));
-    let v = value(quote!(value));
-    let (low, high) = (value(quote!(low)), value(quote!(high)));
-    let q = quote!(#krate::Query<#ident>);
-    let op = quote!(#krate::NativeOp);
-    let doc_fix = format!("Fixes `{name}`, the sort attribute {}/{n}.", k + 1);
-    let compares = [
-        ("gt", "Gt", ">"),
-        ("gte", "Ge", ">="),
-        ("lt", "Lt", "<"),
-        ("lte", "Le", "<="),
-    ]
-    .map(|(suffix, variant, symbol)| {
-        let method = op_name(name, suffix);
-        let variant = Ident::new(variant, Span::call_site());
-        let doc = format!("`{name}` {symbol} `value`.");
-        quote! {
-            #[doc = #doc]
-            pub fn #method(self, value: #arg) -> #q #guard {
-                self.q.native_compare(#attribute, #op::#variant, ::std::vec![#v])
-            }
-        }
-    });
-    let (eq, between, begins) = (
-        op_name(name, "eq"),
-        op_name(name, "between"),
-        op_name(name, "begins_with"),
-    );
     // Numbers have no `begins_with`.
-    let begins_with = is_textual(ty).then(|| {
-        quote! {
-            #[doc = concat!("`", stringify!(#name), "` starts with `value`.")]
-            pub fn #begins(self, value: #arg) -> #q #guard {
-                self.q.native_compare(#attribute, #op::BeginsWith, ::std::vec![#v])
-            }
-        }
-    });
+    let kind = (!is_textual(ty)).then(|| quote!(, #krate::sort_key::Numeric));
+    let doc = format!(
+        "`{name}`, the sort attribute {}/{n}: `.eq(v)` fixes it and moves on; a range ends the query.",
+        k + 1
+    );
     quote! {
-            #[doc = #doc_fix]
-            pub fn #name(self, value: #arg) -> #stage<#next> #guard {
-                #stage { q: self.q.native_eq(#attribute, #v) }
-            }
-
-            #[doc = concat!("`", stringify!(#name), "` equals `value`.")]
-            pub fn #eq(self, value: #arg) -> #q #guard {
-                self.#name(value).build()
-            }
-
-            #(#compares)*
-
-            #[doc = concat!("`low` <= `", stringify!(#name), "` <= `high`.")]
-            pub fn #between(self, low: #arg, high: #arg) -> #q #guard {
-                self.q.native_compare(#attribute, #op::Between, ::std::vec![#low, #high])
-            }
-
-            #begins_with
+        #[doc = #doc]
+        pub fn #name(self) -> #krate::sort_key::NativeComposite<#stage<#next>, #ty #kind> #guard {
+            #krate::__private::native_composite(self.q, #attribute)
+        }
     }
-}
-
-/// `status_gt` for `status` (`type_gt` for `r#type`).
-fn op_name(name: &Ident, suffix: &str) -> Ident {
-    Ident::new(
-        &format!("{}_{suffix}", name.to_string().trim_start_matches("r#")),
-        Span::call_site(),
-    )
 }
 
 /// A string or binary type (or an `Option` of one): it has `begins_with`.

@@ -1,13 +1,14 @@
 //! The order of an access pattern's sort key composites, as an error that
 //! names the fix.
 //!
-//! Composite 0's methods are on stage 0 alone. Every later composite's
-//! methods are on every stage of its access pattern, each bounded on a
-//! trait that only the stage where it comes next implements; the trait's
+//! Composite 0's method is on stage 0 alone. Every later composite's
+//! method is on every stage of its access pattern, bounded on a trait that
+//! only the stage where it comes next implements; the trait's
 //! `#[diagnostic::on_unimplemented]` says which composite comes first. So
-//! `Task::by_project("p").priority(1)` with `sk(status, priority)` reads
-//! "`priority` comes after `status` in the sort key of `by_project`: call
-//! `.status(..)` first" instead of rustc's "no method named `priority`".
+//! `Task::by_project("p").priority()` with `sk(status, priority)` reads
+//! "`priority` comes after `status` in the sort key of `by_project`: give
+//! `.status().eq(..)` first" instead of rustc's "no method named
+//! `priority`".
 
 use crate::model::names::next_composite_trait_name;
 use crate::model::{Entity, Index};
@@ -64,11 +65,11 @@ fn next_composite(
     name.set_span(token);
     let pattern = &index.name;
     let message =
-        format!("`{this}` comes after `{before}` in the sort key of `{pattern}`: call `.{before}(..)` first");
+        format!("`{this}` comes after `{before}` in the sort key of `{pattern}`: give `.{before}().eq(..)` first");
     let label = format!("`{this}` is not the next composite to fix here");
-    let order: Vec<String> = names.iter().map(|n| format!("`.{n}(..)`")).collect();
+    let order: Vec<String> = names.iter().map(|n| format!("`.{n}()`")).collect();
     let note = format!(
-        "`{pattern}` fixes its sort key composites left to right, each once: {}",
+        "`{pattern}` takes its sort key composites left to right, each once: {}",
         order.join(", then ")
     );
     let doc = format!("The stage of `{pattern}` where `{this}` comes next.");

@@ -16,7 +16,7 @@ fn main() {
     let task = Task { task_id: "t1".into(), project_id: "p".into(), priority: 1, title: "x".into() };
     let _key = Task::key("t1");
     let _pk: String = task.pk();
-    let _query = Task::by_project("p").priority_gt(1u8);
+    let _query = Task::by_project("p").priority().gt(1u8);
     let _title = Task::fields().title;
     let _model = Task::MODEL;
     let _item = task.to_item();

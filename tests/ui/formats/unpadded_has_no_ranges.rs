@@ -11,5 +11,5 @@ struct Metric {
 
 fn main() {
     // Plain decimal does not sort numerically: no range operators.
-    let _ = Metric::primary("s1").at_ms_gt(17u64);
+    let _ = Metric::primary("s1").at_ms().gt(17u64);
 }

@@ -12,5 +12,5 @@ struct Order {
 }
 
 fn main() {
-    let _ = Order::by_region("t1").status_eq("open");
+    let _ = Order::by_region("t1").status().eq("open");
 }

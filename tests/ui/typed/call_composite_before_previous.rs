@@ -12,6 +12,6 @@ struct Issue {
 }
 
 fn main() {
-    // `priority` comes after `status` in the sort key: `.status(..)` first.
-    let _ = Issue::by_project("p1").priority(3);
+    // `priority` comes after `status` in the sort key: `.status().eq(..)` first.
+    let _ = Issue::by_project("p1").priority();
 }

@@ -13,5 +13,5 @@ struct Issue {
 
 fn main() {
     // Each composite is fixed once.
-    let _ = Issue::by_project("p1").status("open").priority(3).priority(4);
+    let _ = Issue::by_project("p1").status().eq("open").priority().eq(3).priority();
 }

@@ -18,5 +18,5 @@ enum Status {
 
 fn main() {
     // `status` comes after `priority` in the sort key: it cannot be given first.
-    let _ = Task::by_project("p").status_eq(Status::Open);
+    let _ = Task::by_project("p").status().eq(Status::Open);
 }

@@ -14,5 +14,5 @@ struct Issue {
 
 fn main() {
     // A range on `due` needs `status` and `priority` fixed first.
-    let _ = Issue::by_project("p1").status("open").due_gt(20240101u32);
+    let _ = Issue::by_project("p1").status().eq("open").due().gt(20240101u32);
 }

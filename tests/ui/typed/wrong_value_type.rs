@@ -10,5 +10,5 @@ struct Task {
 }
 
 fn main() {
-    let _ = Task::primary("t").priority_gt("high");
+    let _ = Task::primary("t").priority().gt("high");
 }
