@@ -341,6 +341,18 @@ impl FieldModel {
         }
     }
 
+    /// Fields each stored under its own name, none encrypted or signed.
+    #[doc(hidden)]
+    pub const fn plain<const N: usize>(names: [&'static str; N]) -> [Self; N] {
+        let mut out = [Self::new("", ""); N];
+        let mut i = 0;
+        while i < N {
+            out[i] = Self::new(names[i], names[i]);
+            i += 1;
+        }
+        out
+    }
+
     /// The field, signed (`#[entity(sign)]`).
     pub const fn signed(self) -> Self {
         Self {

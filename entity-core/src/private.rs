@@ -1,7 +1,9 @@
 //! Helpers called by generated code. Not a public API: names and signatures
 //! change without notice.
 
-pub use crate::attr::tuple::{put_fields, read_fields, PutFields, ReadFields, MAX_FIELDS};
+pub use crate::attr::tuple::{
+    plain_item, put_fields, read_fields, read_plain_item, PutFields, ReadFields, MAX_FIELDS,
+};
 #[cfg(feature = "serde")]
 pub use crate::attr::{from_serde_attribute, serde_from_missing, to_serde_attribute};
 pub use crate::key::bucket::{

@@ -4,6 +4,7 @@
 
 use super::{FromAttribute, ToAttribute};
 use crate::error::{DecodeError, EncodeError};
+use crate::model::EntityModel;
 use crate::Item;
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -66,6 +67,47 @@ pub fn read_fields<T: ReadFields>(
     names: &T::Names,
 ) -> Result<T, DecodeError> {
     T::read_fields(item, entity, names)
+}
+
+/// The whole item of an entity whose fields are all plain, in the order of
+/// its model's fields: the fields `values`, the string keys `keys` and the
+/// identity and version attributes (`to_item`).
+#[inline]
+pub fn plain_item<T, const N: usize, const K: usize>(
+    model: &'static EntityModel,
+    values: T,
+    keys: [(&'static str, String); K],
+) -> Result<Item, EncodeError>
+where
+    T: PutFields<Names = [&'static str; N]>,
+{
+    let mut item = Item::with_capacity(N + K + 2);
+    values.put_fields(&mut item, model.name, &model_names(model))?;
+    crate::__private::put_keys(&mut item, keys);
+    crate::__private::put_identity(&mut item, model);
+    Ok(item)
+}
+
+/// Checks that `item` is one of the model's entity at its version, then
+/// reads its fields, all plain, in the order of the model's fields
+/// (`from_item`).
+#[inline]
+pub fn read_plain_item<T, const N: usize>(
+    item: Item,
+    model: &'static EntityModel,
+) -> Result<T, DecodeError>
+where
+    T: ReadFields<Names = [&'static str; N]>,
+{
+    crate::__private::check_item(&item, model)?;
+    T::read_fields(item, model.name, &model_names(model))
+}
+
+/// The attribute names of the model's first `N` fields (the derive passes
+/// a tuple of every field, so there are `N`).
+#[inline]
+fn model_names<const N: usize>(model: &'static EntityModel) -> [&'static str; N] {
+    std::array::from_fn(|i| model.fields.get(i).map_or("", |f| f.attribute))
 }
 
 macro_rules! tuples {

@@ -87,7 +87,6 @@ pub fn expand(entity: &Entity) -> (TokenStream, TokenStream) {
             }
         }
 
-        #[automatically_derived]
         impl ::core::marker::Copy for #fields_ty {}
 
         #markers

@@ -53,7 +53,25 @@ fn to_item(entity: &Entity) -> TokenStream {
             }
         }
     });
-    let (keys, key_count) = put_keys(entity);
+    let (keys, strings, key_count) = put_keys(entity);
+    let model = quote!(<Self as #krate::Entity>::MODEL);
+    if plain.len() == entity.fields.len() && tuple.is_some() && keys.is_empty() {
+        // Every field plain, every key a string: one call.
+        let values = entity.fields.iter().map(|f| {
+            let ident = f.ident;
+            quote!(&self.#ident)
+        });
+        return quote! {
+            #[inline]
+            fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
+                #private::plain_item(#model, (#(#values,)*), [#(#strings),*])
+            }
+        };
+    }
+    let keys = match strings.is_empty() {
+        true => keys,
+        false => quote!(#keys #private::put_keys(&mut __entity_item, [#(#strings),*]);),
+    };
     let capacity = entity.fields.len() + key_count + 2;
     quote! {
         #[inline]
@@ -69,10 +87,12 @@ fn to_item(entity: &Entity) -> TokenStream {
 }
 
 /// Puts every key attribute, each once (an LSI's partition key is the
-/// table's); also says how many. A sparse index's keys are put only when
-/// every optional composite of the index is `Some`: otherwise the item is
-/// left out of the index, with none of its keys.
-fn put_keys(entity: &Entity) -> (TokenStream, usize) {
+/// table's): the number keys and those of sparse indexes as statements,
+/// the other string keys as `(attribute, value)` pairs for one call; also
+/// says how many. A sparse index's keys are put only when every optional
+/// composite of the index is `Some`: otherwise the item is left out of the
+/// index, with none of its keys.
+fn put_keys(entity: &Entity) -> (TokenStream, Vec<TokenStream>, usize) {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
     let mut written: Vec<&str> = Vec::new();
@@ -117,10 +137,7 @@ fn put_keys(entity: &Entity) -> (TokenStream, usize) {
             keys.extend(quote!(;));
         }
     }
-    if !strings.is_empty() {
-        keys.extend(quote!(#private::put_keys(&mut __entity_item, [#(#strings),*]);));
-    }
-    (keys, written.len())
+    (keys, strings, written.len())
 }
 
 fn from_item(entity: &Entity) -> TokenStream {
@@ -156,6 +173,16 @@ fn from_item(entity: &Entity) -> TokenStream {
             .map(|i| syn::Ident::new(&format!("__entity_f{i}"), proc_macro2::Span::mixed_site()))
             .collect();
         let types = entity.fields.iter().map(|f| f.ty);
+        if entity.upgrade_from.is_none() {
+            // Checked and read in one call.
+            return quote! {
+                #[inline]
+                fn from_item(__entity_item: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {
+                    let (#(#locals,)*) = #private::read_plain_item::<(#(#types,)*), #n>(__entity_item, <Self as #krate::Entity>::MODEL)?;
+                    ::core::result::Result::Ok(Self { #(#idents: #locals,)* })
+                }
+            };
+        }
         quote! {
             let (#(#locals,)*) = #private::read_fields::<(#(#types,)*)>(__entity_item, #name, &[#(#attributes),*])?;
             ::core::result::Result::Ok(Self { #(#idents: #locals,)* })

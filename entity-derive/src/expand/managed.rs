@@ -226,7 +226,6 @@ pub fn markers(entity: &Entity) -> TokenStream {
     let mut out = TokenStream::new();
     if entity.unique.is_empty() {
         out.extend(quote! {
-            #[automatically_derived]
             impl #krate::WithoutUnique for #ident #bounds {}
         });
     }
@@ -235,13 +234,11 @@ pub fn markers(entity: &Entity) -> TokenStream {
         .is_none()
     {
         out.extend(quote! {
-            #[automatically_derived]
             impl #krate::WithoutVersion for #ident #bounds {}
         });
     }
     if entity.soft_delete.is_none() {
         out.extend(quote! {
-            #[automatically_derived]
             impl #krate::WithoutSoftDelete for #ident #bounds {}
         });
     }

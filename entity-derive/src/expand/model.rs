@@ -30,15 +30,27 @@ pub fn expand(entity: &Entity) -> TokenStream {
     };
     let primary = index(entity, &entity.primary);
     let indexes = entity.indexes.iter().map(|i| index(entity, i));
-    let fields = entity.fields.iter().map(|f| {
-        let field = f.ident.to_string();
-        let attribute = &f.attribute;
-        match (f.encrypt, f.sign) {
-            (Some(_), _) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
-            (None, Some(_)) => quote!(#krate::FieldModel::new(#field, #attribute).signed()),
-            (None, None) => quote!(#krate::FieldModel::new(#field, #attribute)),
-        }
-    });
+    // Fields stored under their own names, unencrypted and unsigned (the
+    // usual case), as one list of names.
+    let plain = entity
+        .fields
+        .iter()
+        .all(|f| f.encrypt.is_none() && f.sign.is_none() && f.ident.to_string() == f.attribute);
+    let fields = if plain {
+        let names = entity.fields.iter().map(|f| &f.attribute);
+        quote!(&#krate::FieldModel::plain([#(#names),*]))
+    } else {
+        let fields = entity.fields.iter().map(|f| {
+            let field = f.ident.to_string();
+            let attribute = &f.attribute;
+            match (f.encrypt, f.sign) {
+                (Some(_), _) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
+                (None, Some(_)) => quote!(#krate::FieldModel::new(#field, #attribute).signed()),
+                (None, None) => quote!(#krate::FieldModel::new(#field, #attribute)),
+            }
+        });
+        quote!(&[#(#fields),*])
+    };
     let managed = super::managed::model(entity);
     let lifecycle = super::lifecycle::model(entity);
     let tenant = super::tenant::model(entity);
@@ -79,7 +91,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
             schema: #schema,
             primary: #primary,
             indexes: &[#(#indexes),*],
-            fields: &[#(#fields),*],
+            fields: #fields,
             #settings
             ..#krate::__private::MODEL_DEFAULTS
         };

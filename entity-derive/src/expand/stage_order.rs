@@ -78,7 +78,6 @@ fn next_composite(
         #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
         #vis trait #name {}
 
-        #[automatically_derived]
         impl #name for #stage<#k> {}
     };
     (items, quote_spanned!(token=> where Self: #name))

@@ -16,7 +16,6 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let bounds = super::key_bounds(entity);
     let Some(tenant) = &entity.tenant else {
         return quote! {
-            #[automatically_derived]
             impl #krate::NotTenant for #ident #bounds {}
         };
     };
