@@ -35,7 +35,7 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let plain = entity
         .fields
         .iter()
-        .all(|f| f.encrypt.is_none() && f.sign.is_none() && f.ident.to_string() == f.attribute);
+        .all(|f| f.encrypt.is_none() && f.sign.is_none() && *f.ident == f.attribute);
     let fields = if plain {
         let names = entity.fields.iter().map(|f| &f.attribute);
         quote!(&#krate::FieldModel::plain([#(#names),*]))
