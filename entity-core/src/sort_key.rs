@@ -113,7 +113,7 @@ pub enum Numeric {}
 #[diagnostic::on_unimplemented(
     message = "this sort key composite has no ranges: its key text does not sort as its values",
     label = "no `gt`, `gte`, `lt`, `lte` or `between` on this composite",
-    note = "an unpadded number, or a value followed by text other than `#`, sorts as text: pad the number, or use `eq` or `begins_with`"
+    note = "an unpadded number, or a value followed by text other than `#`, sorts as text: pad the number or follow the value with `#`, or use `eq` or `begins_with`"
 )]
 pub trait Ranges {}
 impl Ranges for Ordered {}
@@ -214,8 +214,9 @@ impl<S: Stage, T: KeyPart, K> Composite<S, T, K> {
     }
 
     /// Fixes the composite to `value` and moves on to the next one. The
-    /// stage is a query too: `begins_with` on the key so far, or the exact
-    /// key once every composite is fixed.
+    /// stage it returns is a query too (`begins_with` on the key so far,
+    /// or the exact key once every composite is fixed): give it to
+    /// `client.query(..)` as it is, or make it a [`Query`] with `.build()`.
     pub fn eq(self, value: impl KeyArg<T>) -> S {
         let mut text = String::new();
         self.write(&value, &mut text);
@@ -318,7 +319,8 @@ impl<S: Stage, T: NativeKey, K> NativeComposite<S, T, K> {
         self.q.native_compare(self.attribute, op, values)
     }
 
-    /// Fixes the attribute to `value` and moves on to the next one.
+    /// Fixes the attribute to `value` and moves on to the next one (a
+    /// query too, as [`Composite::eq`]'s stage is).
     pub fn eq(self, value: impl Into<T::Value>) -> S {
         let value = T::key_value(value.into());
         S::from_key_query(self.q.native_eq(self.attribute, value))
@@ -366,12 +368,9 @@ impl<S: Stage, T: NativeKey, K> NativeComposite<S, T, K> {
 
 /// Composes an access pattern's whole sort key from a tuple of its
 /// composites' values. The derive implements it on the pattern's marker
-/// type (`TaskByProject`).
-#[diagnostic::on_unimplemented(
-    message = "`{A}` is not a whole sort key of `{Self}`",
-    label = "expected a tuple of every sort key composite's value",
-    note = "the whole sort key is given as a tuple of its composites' values, in key order: `.sk().gte((3, Status::Open))`"
-)]
+/// type (`TaskByProject`), once, so rustc reads the argument as that tuple:
+/// anything else is a mismatched type, and a wrong value is refused by
+/// [`KeyArg`]'s own message.
 pub trait ComposeSortKey<A> {
     /// The sort key text.
     fn compose(sk: A) -> String;

@@ -343,6 +343,28 @@ mod callers_names {
     pub const title: &str = "a constant named like a field";
     pub const change: u8 = 0;
     pub const item: u8 = 0;
+    pub const value: u8 = 0;
+    pub const out: u8 = 0;
+
+    /// A type named like a short generic parameter.
+    #[derive(entity_core::KeyPart, Debug, Clone, Copy, PartialEq)]
+    pub enum A0 {
+        Low,
+        High,
+    }
+
+    /// An encoded composite (`n`, unpadded) and a whole sort key of two
+    /// composites, one of them an `A0`.
+    #[derive(Entity, Debug, Clone, PartialEq)]
+    #[entity(schema = "hygiene")]
+    #[pk(id)]
+    #[sk(format = "N#{n:unpadded}")]
+    #[index(by_level(gsi = "gsi1", pk(id), sk(level, n)))]
+    pub struct Reading {
+        pub id: String,
+        pub n: u64,
+        pub level: A0,
+    }
 
     /// A blanket trait with the names of the change steps.
     pub trait Steps {
@@ -410,6 +432,24 @@ fn callers_constants_and_traits_do_not_break_generated_code() {
         Marker {}
     );
     assert_eq!(callers_names::title, "a constant named like a field");
+}
+
+#[test]
+fn encoded_composites_and_whole_keys_meet_callers_names() {
+    use callers_names::{Reading, A0};
+    use entity_core::SortCondition;
+    let q = Reading::primary("r1").n().eq(7u64).build();
+    let sort = q.sort_condition().map(|(_, c)| c.clone());
+    assert_eq!(sort, Some(SortCondition::Eq("N#7".into())));
+    let q = Reading::by_level("r1").sk().gte((A0::High, 3u64));
+    let Some((_, SortCondition::Between(low, _))) = q.sort_condition() else {
+        panic!("{q:?}");
+    };
+    assert!(
+        low.ends_with(&Reading::by_level_sk_of(A0::High, 3u64)),
+        "{low}"
+    );
+    assert_eq!(callers_names::value + callers_names::out, 0);
 }
 
 /// A query stage's `Debug` names its access pattern's stage type.

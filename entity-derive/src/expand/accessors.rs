@@ -13,7 +13,7 @@
 use super::{key_names, key_params};
 use crate::model::names::{access_pattern_name, stage_type_name};
 use crate::model::{Entity, Index, IndexKind, Key};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Ident;
 
@@ -305,7 +305,13 @@ fn composite_method(
     let body = if plain(sk, k) {
         quote!(#krate::__private::composite(self.q, #then, #complete, #last))
     } else {
-        let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(value));
+        // Hygienic: a constant of the caller's named `value` or `out` would
+        // be read as a pattern.
+        let (arg, out) = (
+            Ident::new("__entity_value", Span::mixed_site()),
+            Ident::new("__entity_out", Span::mixed_site()),
+        );
+        let (part, value) = super::keys::composite_arg(entity, sk, k, quote!(#arg));
         let number = match &sk.number {
             Some(_) => {
                 let attribute = &sk.attribute;
@@ -314,9 +320,9 @@ fn composite_method(
             None => quote!(::core::option::Option::None),
         };
         quote! {
-            #krate::__private::encoded_composite(self.q, #then, #complete, #last, #number, ::core::option::Option::Some(|value, out| {
-                let value = #krate::__private::ArgRef(value);
-                #krate::KeyArg::<#part>::encode_arg(&#value, out)
+            #krate::__private::encoded_composite(self.q, #then, #complete, #last, #number, ::core::option::Option::Some(|#arg, #out| {
+                let #arg = #krate::__private::ArgRef(#arg);
+                #krate::KeyArg::<#part>::encode_arg(&#value, #out)
             }))
         }
     };
@@ -370,7 +376,10 @@ fn compose_sort_key(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let bounds = super::key_bounds(entity);
     let compose_of = key_names(index, "sk").compose_of;
     let n = sk.composites.len();
-    let args: Vec<Ident> = (0..n).map(|i| quote::format_ident!("A{i}")).collect();
+    // Named so that no type of the caller's is shadowed.
+    let args: Vec<Ident> = (0..n)
+        .map(|i| quote::format_ident!("__EntityArg{i}"))
+        .collect();
     let types = sk.composites.iter().map(|c| entity.fields[c.field].key_ty);
     let fields = (0..n).map(syn::Index::from);
     let where_clause = match bounds.is_empty() {

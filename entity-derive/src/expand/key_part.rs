@@ -2,7 +2,7 @@
 //! `FromAttribute` for a unit-only enum or a newtype.
 
 use crate::model::key_part::{KeyPartType, Shape, Variant};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 pub fn expand(model: &KeyPartType) -> TokenStream {
@@ -18,16 +18,17 @@ fn unit_enum(model: &KeyPartType, variants: &[Variant]) -> TokenStream {
     let names: Vec<&str> = variants.iter().map(|v| v.stored.as_str()).collect();
     let variants: Vec<&syn::Ident> = variants.iter().map(|v| &v.variant.ident).collect();
     let expected = format!("expected one of: {}", names.join(", "));
+    let [out, text, name, value, other] = locals();
     quote! {
         #[automatically_derived]
         impl #krate::KeyPart for #ident {
-            fn encode_key(&self, out: &mut ::std::string::String) {
-                #krate::key::escape_into(match self { #(Self::#variants => #names,)* }, out)
+            fn encode_key(&self, #out: &mut ::std::string::String) {
+                #krate::key::escape_into(match self { #(Self::#variants => #names,)* }, #out)
             }
 
-            fn decode_key(text: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
-                let text = #krate::key::unescape(text)?;
-                match &*text {
+            fn decode_key(#text: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
+                let #text = #krate::key::unescape(#text)?;
+                match &*#text {
                     #(#names => ::core::result::Result::Ok(Self::#variants),)*
                     _ => ::core::result::Result::Err(#krate::KeyPartError::new(#expected)),
                 }
@@ -37,21 +38,21 @@ fn unit_enum(model: &KeyPartType, variants: &[Variant]) -> TokenStream {
         #[automatically_derived]
         impl #krate::ToAttribute for #ident {
             fn to_attribute(&self) -> ::core::result::Result<::core::option::Option<#krate::__private::AttributeValue>, #krate::AttributeError> {
-                let name = match self { #(Self::#variants => #names,)* };
+                let #name = match self { #(Self::#variants => #names,)* };
                 ::core::result::Result::Ok(::core::option::Option::Some(
-                    #krate::__private::AttributeValue::S(::std::string::ToString::to_string(name)),
+                    #krate::__private::AttributeValue::S(::std::string::ToString::to_string(#name)),
                 ))
             }
         }
 
         #[automatically_derived]
         impl #krate::FromAttribute for #ident {
-            fn from_attribute(value: #krate::__private::AttributeValue) -> ::core::result::Result<Self, #krate::AttributeError> {
-                let text = <::std::string::String as #krate::FromAttribute>::from_attribute(value)?;
-                match text.as_str() {
+            fn from_attribute(#value: #krate::__private::AttributeValue) -> ::core::result::Result<Self, #krate::AttributeError> {
+                let #text = <::std::string::String as #krate::FromAttribute>::from_attribute(#value)?;
+                match #text.as_str() {
                     #(#names => ::core::result::Result::Ok(Self::#variants),)*
-                    other => ::core::result::Result::Err(#krate::AttributeError::Invalid(
-                        ::std::format!("`{}`: {}", other, #expected),
+                    #other => ::core::result::Result::Err(#krate::AttributeError::Invalid(
+                        ::std::format!("`{}`: {}", #other, #expected),
                     )),
                 }
             }
@@ -61,16 +62,17 @@ fn unit_enum(model: &KeyPartType, variants: &[Variant]) -> TokenStream {
 
 fn newtype(model: &KeyPartType, inner: &syn::Type) -> TokenStream {
     let (ident, krate) = (model.ident(), &model.krate);
+    let [out, text, _, value, _] = locals();
     quote! {
         #[automatically_derived]
         impl #krate::KeyPart for #ident {
             #[inline]
-            fn encode_key(&self, out: &mut ::std::string::String) {
-                <#inner as #krate::KeyPart>::encode_key(&self.0, out)
+            fn encode_key(&self, #out: &mut ::std::string::String) {
+                <#inner as #krate::KeyPart>::encode_key(&self.0, #out)
             }
 
-            fn decode_key(text: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
-                <#inner as #krate::KeyPart>::decode_key(text).map(Self)
+            fn decode_key(#text: &str) -> ::core::result::Result<Self, #krate::KeyPartError> {
+                <#inner as #krate::KeyPart>::decode_key(#text).map(Self)
             }
         }
 
@@ -85,8 +87,8 @@ fn newtype(model: &KeyPartType, inner: &syn::Type) -> TokenStream {
         #[automatically_derived]
         impl #krate::FromAttribute for #ident {
             #[inline]
-            fn from_attribute(value: #krate::__private::AttributeValue) -> ::core::result::Result<Self, #krate::AttributeError> {
-                <#inner as #krate::FromAttribute>::from_attribute(value).map(Self)
+            fn from_attribute(#value: #krate::__private::AttributeValue) -> ::core::result::Result<Self, #krate::AttributeError> {
+                <#inner as #krate::FromAttribute>::from_attribute(#value).map(Self)
             }
 
             fn from_missing() -> ::core::option::Option<Self> {
@@ -127,4 +129,11 @@ pub fn fallback(model: &KeyPartType) -> TokenStream {
             }
         }
     }
+}
+
+/// The impls' parameters and locals, named so that no constant of the
+/// caller's (a lowercase `out` or `value`) is read as a pattern.
+fn locals() -> [Ident; 5] {
+    ["out", "text", "name", "value", "other"]
+        .map(|n| Ident::new(&format!("__entity_{n}"), Span::mixed_site()))
 }
