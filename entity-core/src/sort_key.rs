@@ -319,6 +319,11 @@ impl<S: Stage, T: NativeKey, K> NativeComposite<S, T, K> {
         self.q.native_compare(self.attribute, op, values)
     }
 
+    fn compare(self, op: NativeOp, value: impl Into<T::Value>) -> Query<S::Out> {
+        let value = T::key_value(value.into());
+        self.end(op, vec![value])
+    }
+
     /// Fixes the attribute to `value` and moves on to the next one (a
     /// query too, as [`Composite::eq`]'s stage is).
     pub fn eq(self, value: impl Into<T::Value>) -> S {
@@ -331,32 +336,27 @@ impl<S: Stage, T: NativeKey, K> NativeComposite<S, T, K> {
     where
         K: Prefixes,
     {
-        let value = T::key_value(value.into());
-        self.end(NativeOp::BeginsWith, vec![value])
+        self.compare(NativeOp::BeginsWith, value)
     }
 
     /// The attribute `> value`.
     pub fn gt(self, value: impl Into<T::Value>) -> Query<S::Out> {
-        let value = T::key_value(value.into());
-        self.end(NativeOp::Gt, vec![value])
+        self.compare(NativeOp::Gt, value)
     }
 
     /// The attribute `>= value`.
     pub fn gte(self, value: impl Into<T::Value>) -> Query<S::Out> {
-        let value = T::key_value(value.into());
-        self.end(NativeOp::Ge, vec![value])
+        self.compare(NativeOp::Ge, value)
     }
 
     /// The attribute `< value`.
     pub fn lt(self, value: impl Into<T::Value>) -> Query<S::Out> {
-        let value = T::key_value(value.into());
-        self.end(NativeOp::Lt, vec![value])
+        self.compare(NativeOp::Lt, value)
     }
 
     /// The attribute `<= value`.
     pub fn lte(self, value: impl Into<T::Value>) -> Query<S::Out> {
-        let value = T::key_value(value.into());
-        self.end(NativeOp::Le, vec![value])
+        self.compare(NativeOp::Le, value)
     }
 
     /// `low <=` the attribute `<= high`.
