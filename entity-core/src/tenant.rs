@@ -111,6 +111,8 @@ const HOLE: char = char::MAX;
 #[derive(Debug, Clone, Copy)]
 pub struct TenantHole;
 
+// Never offered in rustc's help on a wrong key value: it is the client's.
+#[diagnostic::do_not_recommend]
 impl crate::KeyArg<String> for TenantHole {
     fn encode_arg(&self, out: &mut String) {
         out.push(HOLE);
