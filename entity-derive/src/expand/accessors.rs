@@ -377,9 +377,7 @@ fn compose_sort_key(entity: &Entity, index: &Index, sk: &Key) -> TokenStream {
     let compose_of = key_names(index, "sk").compose_of;
     let n = sk.composites.len();
     // Named so that no type of the caller's is shadowed.
-    let args: Vec<Ident> = (0..n)
-        .map(|i| quote::format_ident!("__EntityArg{i}"))
-        .collect();
+    let args: Vec<Ident> = (0..n).map(|i| quote::format_ident!("__K{i}")).collect();
     let types = sk.composites.iter().map(|c| entity.fields[c.field].key_ty);
     let fields = (0..n).map(syn::Index::from);
     let where_clause = match bounds.is_empty() {
