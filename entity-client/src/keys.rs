@@ -68,6 +68,90 @@ impl fmt::Display for KeyId {
     }
 }
 
+/// The values of a table key's attributes in `item`: the partition key's,
+/// and the sort key's on a table with one (`Some(None)` when the item
+/// lacks it).
+pub(crate) fn table_key_values<'a>(
+    primary: &IndexModel,
+    item: &'a Item,
+) -> (
+    Option<&'a AttributeValue>,
+    Option<Option<&'a AttributeValue>>,
+) {
+    let sk_attribute = primary.sk.map(|sk| sk.attribute);
+    let gathered = Gathered::gather(
+        item,
+        Gathered::lengths([Some(primary.pk.attribute), sk_attribute]),
+        |_| {},
+    );
+    let sk = sk_attribute.map(|attribute| gathered.get(item, attribute));
+    (gathered.get(item, primary.pk.attribute), sk)
+}
+
+/// The attributes of an item whose names are as long as those sought
+/// (key attributes), gathered in one pass over the item, which then finds
+/// those by comparing names with the few gathered: no name is hashed (a
+/// lookup hashes with the item's SipHash, which costs more than the pass
+/// on the items entities write), and the pass takes no branch on a name
+/// (an item iterates in an order of its own, so such a branch is hard to
+/// predict). An item with more such names than there is room for is
+/// looked up instead.
+pub(crate) struct Gathered<'a> {
+    /// The gathered attributes: the first `found` slots, when `found` is
+    /// at most [`ROOM`](Self::ROOM) (the last slot is the pass's own).
+    slots: [Option<(&'a String, &'a AttributeValue)>; Gathered::ROOM + 1],
+    found: usize,
+}
+
+impl<'a> Gathered<'a> {
+    /// How many attributes are gathered at most.
+    const ROOM: usize = 8;
+
+    /// The name lengths of `attributes`, as [`gather`](Self::gather)
+    /// takes them: bit `n` for a name of `n` bytes, bit 63 for 63 and more.
+    pub(crate) fn lengths<const N: usize>(attributes: [Option<&str>; N]) -> u64 {
+        attributes
+            .into_iter()
+            .flatten()
+            .fold(0, |lengths, attribute| lengths | Self::bit(attribute))
+    }
+
+    fn bit(name: &str) -> u64 {
+        1 << name.len().min(63)
+    }
+
+    /// One pass over `item`, handing `visit` every attribute and gathering
+    /// those whose names have one of the `lengths`.
+    pub(crate) fn gather(
+        item: &'a Item,
+        lengths: u64,
+        mut visit: impl FnMut((&'a String, &'a AttributeValue)),
+    ) -> Self {
+        // `ROOM` attributes and a last slot that every other one passes
+        // through.
+        let mut slots = [None; Self::ROOM + 1];
+        let mut found = 0usize;
+        for entry in item {
+            visit(entry);
+            slots[found.min(Self::ROOM)] = Some(entry);
+            found += usize::from(lengths & Self::bit(entry.0) != 0);
+        }
+        Self { slots, found }
+    }
+
+    /// The value of `attribute` in `item` (the item gathered from).
+    pub(crate) fn get(&self, item: &'a Item, attribute: &str) -> Option<&'a AttributeValue> {
+        match self.slots.get(..self.found) {
+            Some(gathered) if self.found <= Self::ROOM => gathered
+                .iter()
+                .flatten()
+                .find(|(name, _)| *name == attribute)
+                .map(|(_, value)| *value),
+            _ => item.get(attribute),
+        }
+    }
+}
+
 /// A table key's values, borrowed from the item or key that holds them:
 /// what a write hashes or compares without copying the key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,8 +180,8 @@ impl<'a> KeyRef<'a> {
 
     /// See [`KeyId::of_item`].
     pub(crate) fn of_item(primary: &IndexModel, item: &'a Item) -> Option<Self> {
-        let sk = primary.sk.map(|sk| item.get(sk.attribute));
-        Self::of_values(item.get(primary.pk.attribute), sk)
+        let (pk, sk) = table_key_values(primary, item);
+        Self::of_values(pk, sk)
     }
 
     /// The key of a table key's values as an item holds them: `sk` is
@@ -198,5 +282,57 @@ mod tests {
                 key: "(a, 1)".into()
             })
         );
+    }
+
+    fn text(value: &str) -> AttributeValue {
+        AttributeValue::S(value.into())
+    }
+
+    const PRIMARY: IndexModel = IndexModel::table(
+        entity_core::KeyModel::text("pk", &[], ""),
+        Some(entity_core::KeyModel::text("sk", &[], "")),
+    );
+
+    #[test]
+    fn the_table_key_is_found_among_names_of_its_length() {
+        let mut item: Item = [
+            ("pk", "p"),
+            ("sk", "s"),
+            ("id", "i"),
+            ("x", "1"),
+            ("ab", "2"),
+        ]
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), text(value)))
+        .collect();
+        let (pk, sk) = table_key_values(&PRIMARY, &item);
+        assert_eq!((pk, sk), (Some(&text("p")), Some(Some(&text("s")))));
+        // Without its sort key: `Some(None)`.
+        item.remove("sk");
+        let (pk, sk) = table_key_values(&PRIMARY, &item);
+        assert_eq!((pk, sk), (Some(&text("p")), Some(None)));
+        // A table without a sort key reads none.
+        let pk_only = IndexModel::table(PRIMARY.pk, None);
+        assert_eq!(table_key_values(&pk_only, &item).1, None);
+    }
+
+    #[test]
+    fn an_item_with_more_names_of_the_keys_length_than_fit_is_looked_up() {
+        // Twenty two-letter names besides pk and sk: more than are gathered.
+        let mut item: Item = (0..20u8)
+            .map(|i| (format!("{}{}", char::from(b'a' + i), 'z'), text("other")))
+            .collect();
+        item.insert("pk".into(), text("p"));
+        item.insert("sk".into(), text("s"));
+        let gathered = Gathered::gather(&item, Gathered::lengths([Some("pk"), Some("sk")]), |_| {});
+        assert!(gathered.found > Gathered::ROOM);
+        assert_eq!(gathered.get(&item, "pk"), Some(&text("p")));
+        assert_eq!(gathered.get(&item, "sk"), Some(&text("s")));
+        assert_eq!(gathered.get(&item, "qq"), None);
+        // Names of 63 bytes and more share one length bit.
+        let long = "l".repeat(70);
+        let item: Item = [(long.clone(), text("v")), ("l".repeat(64), text("w"))].into();
+        let gathered = Gathered::gather(&item, Gathered::lengths([Some(long.as_str())]), |_| {});
+        assert_eq!(gathered.get(&item, &long), Some(&text("v")));
     }
 }

@@ -2,11 +2,11 @@
 //! clear error instead of a round trip.
 
 use crate::error::ValidationError;
-use crate::keys::KeyRef;
+use crate::keys::{Gathered, KeyRef};
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::size::value_size_bound;
 pub use entity_core::size::{item_size, item_total, value_size, ItemSize};
-use entity_core::{EntityModel, Item, KeyModel};
+use entity_core::{EntityModel, IndexModel, Item, KeyModel};
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
@@ -45,33 +45,36 @@ pub(crate) fn check_item_key<'a>(
 ) -> Result<Option<KeyRef<'a>>, ValidationError> {
     // One pass over the attributes: a bound on the item's size that reads
     // no number's digits (nearly every item is far below the limit, and
-    // only one near it is sized exactly), and the table key's values,
+    // only one near it is sized exactly), and the key attributes' values,
     // found without hashing their names.
     let primary = &model.primary;
-    let sk_attribute = primary.sk.map(|sk| sk.attribute);
-    let (mut bound, mut pk, mut sk) = (0, None, None);
-    for (name, value) in item {
+    let attributes = |index: &IndexModel| [Some(index.pk.attribute), index.sk.map(|k| k.attribute)];
+    let lengths = model
+        .indexes
+        .iter()
+        .fold(Gathered::lengths(attributes(primary)), |lengths, index| {
+            lengths | Gathered::lengths(attributes(index))
+        });
+    let mut bound = 0;
+    let gathered = Gathered::gather(item, lengths, |(name, value)| {
         bound += name.len() + value_size_bound(value);
-        if name == primary.pk.attribute {
-            pk = Some(value);
-        } else if sk_attribute == Some(name.as_str()) {
-            sk = Some(value);
-        }
-    }
+    });
     if bound > MAX_ITEM_BYTES {
         check_size(model, item)?;
     }
+    let pk = gathered.get(item, primary.pk.attribute);
     check_key_value(&primary.pk, pk, true)?;
-    if let Some(key) = &primary.sk {
+    let sk = primary.sk.map(|key| gathered.get(item, key.attribute));
+    if let (Some(key), Some(sk)) = (&primary.sk, sk) {
         check_key_value(key, sk, false)?;
     }
     for index in model.indexes {
-        check_key_value(&index.pk, item.get(index.pk.attribute), true)?;
+        check_key_value(&index.pk, gathered.get(item, index.pk.attribute), true)?;
         if let Some(key) = &index.sk {
-            check_key_value(key, item.get(key.attribute), false)?;
+            check_key_value(key, gathered.get(item, key.attribute), false)?;
         }
     }
-    Ok(KeyRef::of_values(pk, sk_attribute.map(|_| sk)))
+    Ok(KeyRef::of_values(pk, sk))
 }
 
 /// Refuses an item over DynamoDB's size limit.

@@ -65,9 +65,14 @@ impl ManagedModel {
         unique: &[],
     };
 
-    /// Whether the entity declares nothing the client must manage.
-    pub fn is_empty(&self) -> bool {
-        *self == Self::NONE
+    /// Whether the entity declares nothing the client must manage (a
+    /// `const fn`: the client decides it once per entity, at compile time).
+    pub const fn is_empty(&self) -> bool {
+        self.created_at.is_none()
+            && self.updated_at.is_none()
+            && self.version.is_none()
+            && self.generated.is_empty()
+            && self.unique.is_empty()
     }
 }
 

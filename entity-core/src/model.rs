@@ -42,9 +42,17 @@ pub struct EntityModel {
 
 impl EntityModel {
     /// Whether the entity has `#[entity(encrypt)]` or `#[entity(sign)]`
-    /// fields: its items are written through encryption alone.
-    pub fn encrypts(&self) -> bool {
-        self.fields.iter().any(|f| f.encrypted || f.signed)
+    /// fields: its items are written through encryption alone. A `const
+    /// fn`, so the client decides it once per entity, at compile time.
+    pub const fn encrypts(&self) -> bool {
+        let mut i = 0;
+        while i < self.fields.len() {
+            if self.fields[i].encrypted || self.fields[i].signed {
+                return true;
+            }
+            i += 1;
+        }
+        false
     }
 
     /// Every key attribute the entity writes (table and index keys),

@@ -86,6 +86,7 @@ pub fn value_size(value: &AttributeValue) -> usize {
 /// (its text's length, plus what a number may take beyond its digits). A
 /// check that only needs to know an item is under a limit sums these, and
 /// sizes exactly only an item whose bound is over it.
+#[inline]
 pub fn value_size_bound(value: &AttributeValue) -> usize {
     match value {
         AttributeValue::S(text) | AttributeValue::N(text) => number_size_bound(text),
@@ -118,6 +119,7 @@ fn sized(value: &AttributeValue, number: fn(&str) -> usize) -> usize {
 /// `len` significant digits, two to a byte, plus a byte, a byte for a
 /// sign, and a byte for each of the integer and fraction parts rounding
 /// up (`number_size` is at most `len / 2 + 3`).
+#[inline]
 fn number_size_bound(text: &str) -> usize {
     text.len() + 3
 }

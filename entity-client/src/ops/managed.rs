@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::managed::{IdKind, TimestampModel};
-use entity_core::{Entity, Item, PrimaryKey};
+use entity_core::{Entity, EntityModel, Item, PrimaryKey};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What kind of whole-entity write is stamped.
@@ -50,8 +50,29 @@ impl<E: Entity> Stamped<E> {
     }
 }
 
+/// Whether a whole-item write stores an entity's item just as `to_item`
+/// converts it: nothing managed, no TTL or soft delete, nothing encrypted.
+const fn stored_as_converted(model: &EntityModel) -> bool {
+    let lifecycle = &model.lifecycle;
+    model.managed.is_empty()
+        && lifecycle.ttl.is_none()
+        && lifecycle.soft_delete.is_none()
+        && !model.encrypts()
+}
+
 /// Stamps `entity`'s managed fields for a write of kind `mode`.
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
+    let unstamped = |item| Stamped {
+        item,
+        entity: None,
+        expected: None,
+        created_unset: false,
+    };
+    // Decided per entity when the client is compiled: an entity without
+    // managed fields, lifecycle or encryption is stored as it converts.
+    if const { stored_as_converted(E::MODEL) } {
+        return Ok(unstamped(entity.to_item()?));
+    }
     client.check_encrypts(E::MODEL)?;
     let mut item = entity.to_item()?;
     live(&mut item, E::MODEL.lifecycle.soft_delete);
@@ -61,12 +82,7 @@ pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Resul
     }
     check_ttl::<E>(&item)?;
     if managed.is_empty() {
-        return Ok(Stamped {
-            item,
-            entity: None,
-            expected: None,
-            created_unset: false,
-        });
+        return Ok(unstamped(item));
     }
     let now = client.now();
     for generated in managed.generated {

@@ -76,7 +76,7 @@ impl Client {
             stamped: managed::stamp(self, entity, mode),
             mode,
             // An encrypted item is signed whole: its upsert is a put.
-            upsert: upsert && !E::MODEL.encrypts(),
+            upsert: upsert && !const { E::MODEL.encrypts() },
             condition: None,
             token: None,
             identity_guard: false,
