@@ -6,7 +6,7 @@ use crate::keys::{Gathered, KeyRef};
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::size::value_size_bound;
 pub use entity_core::size::{item_size, item_total, value_size, ItemSize};
-use entity_core::{EntityModel, IndexModel, Item, KeyModel};
+use entity_core::{EntityModel, IndexModel, Item, ItemWriter, KeyModel};
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
@@ -77,6 +77,86 @@ pub(crate) fn check_item_key<'a>(
     Ok(KeyRef::of_values(pk, sk))
 }
 
+/// Whether [`check_written`] can check the items of entities `model`
+/// describes: every key attribute is a composed key of its own (none is a
+/// field's attribute, no index is keyed on fields' own attributes), so the
+/// writer notes each. Decided once per entity, at compile time.
+pub(crate) const fn checked_as_written(model: &EntityModel) -> bool {
+    let mut i = 0;
+    while i <= model.indexes.len() {
+        let index = match i {
+            0 => &model.primary,
+            _ => &model.indexes[i - 1],
+        };
+        if !index.multi_attribute.is_empty() {
+            return false;
+        }
+        let sk = match index.sk {
+            Some(sk) => sk.attribute,
+            None => "",
+        };
+        let mut f = 0;
+        while f < model.fields.len() {
+            let attribute = model.fields[f].attribute.as_bytes();
+            if same(attribute, index.pk.attribute.as_bytes()) || same(attribute, sk.as_bytes()) {
+                return false;
+            }
+            f += 1;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Byte-wise equality, in a `const fn`.
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// [`check_item_key`] for an item still in the writer that wrote it,
+/// holding its table key ([`ItemWriter::holding_table_key`]), of an entity
+/// [`checked_as_written`]: nothing is read from the item. `Ok(None)` when
+/// the writer cannot tell (its size bound is over the limit, or it holds
+/// no table key): check the finished item instead.
+pub(crate) fn check_written<'a>(
+    model: &EntityModel,
+    writer: &'a ItemWriter,
+) -> Result<Option<KeyRef<'a>>, ValidationError> {
+    let primary = &model.primary;
+    let (pk, sk) = writer.table_key();
+    if writer.size_bound() > MAX_ITEM_BYTES || pk.is_none() || sk.is_some() != primary.sk.is_some()
+    {
+        return Ok(None);
+    }
+    let suspect = writer.suspect_keys();
+    if !suspect.is_empty() {
+        // In the order `check_item_key` checks them.
+        let indexes = std::iter::once(primary).chain(model.indexes);
+        let keys = indexes.flat_map(|index| {
+            [
+                Some((&index.pk, true)),
+                index.sk.as_ref().map(|sk| (sk, false)),
+            ]
+        });
+        for (key, partition) in keys.flatten() {
+            if let Some(&(attribute, length)) = suspect.iter().find(|(a, _)| *a == key.attribute) {
+                check_key_length(attribute, length, partition)?;
+            }
+        }
+    }
+    Ok(KeyRef::of_values(pk, primary.sk.map(|_| sk)))
+}
+
 /// Refuses an item over DynamoDB's size limit.
 fn check_size(model: &EntityModel, item: &Item) -> Result<(), ValidationError> {
     let size = item_size(item);
@@ -105,21 +185,30 @@ fn check_key_value(
 
 /// Checks one key value: not empty, not over its length limit.
 pub fn check_key(attribute: &str, value: &str, partition: bool) -> Result<(), ValidationError> {
+    check_key_length(attribute, value.len(), partition)
+}
+
+/// [`check_key`] of a value `length` bytes long.
+fn check_key_length(
+    attribute: &str,
+    length: usize,
+    partition: bool,
+) -> Result<(), ValidationError> {
     let (kind, limit) = if partition {
         ("partition", MAX_PARTITION_KEY_BYTES)
     } else {
         ("sort", MAX_SORT_KEY_BYTES)
     };
-    if value.is_empty() {
+    if length == 0 {
         return Err(ValidationError::EmptyKey {
             attribute: attribute.to_owned(),
         });
     }
-    if value.len() > limit {
+    if length > limit {
         return Err(ValidationError::KeyTooLong {
             attribute: attribute.to_owned(),
             kind,
-            length: value.len(),
+            length,
             limit,
         });
     }

@@ -3,7 +3,7 @@
 
 use crate::error::{DecodeError, EncodeError};
 use crate::model::{EntityModel, IndexKind, IndexProjection};
-use crate::Item;
+use crate::{Item, ItemWriter};
 use std::marker::PhantomData;
 
 /// A struct stored as DynamoDB items. Implement it with `#[derive(Entity)]`.
@@ -11,9 +11,18 @@ pub trait Entity: Sized {
     /// Names, keys, templates and indexes of the entity.
     const MODEL: &'static EntityModel;
 
+    /// Writes the full item into `item`: every field, every table and
+    /// index key, and the identity and version attributes
+    /// ([`to_item`](Self::to_item) is this item, finished).
+    fn write_item(&self, item: &mut ItemWriter) -> Result<(), EncodeError>;
+
     /// The full item: every field, every table and index key, and the
     /// identity and version attributes.
-    fn to_item(&self) -> Result<Item, EncodeError>;
+    fn to_item(&self) -> Result<Item, EncodeError> {
+        let mut item = ItemWriter::new(Self::MODEL);
+        self.write_item(&mut item)?;
+        Ok(item.finish())
+    }
 
     /// Reads an item of this entity. Fails, without panicking, on an item of
     /// another entity, of a version that is not the current one (unless

@@ -61,6 +61,7 @@ pub mod compress;
 mod entity;
 mod error;
 pub mod expr;
+mod item_writer;
 pub mod key;
 pub mod lifecycle;
 pub mod managed;
@@ -82,6 +83,7 @@ pub use collection::{Collection, CollectionMember};
 pub use entity::{Entity, PrimaryKey, Readable};
 pub use entity_derive::{Collection, Entity, KeyPart};
 pub use error::{DecodeError, EncodeError};
+pub use item_writer::ItemWriter;
 pub use key::{KeyArg, KeyError, KeyPart, KeyPartError, KeyReader, KeyResult};
 pub use lifecycle::TtlValue;
 pub use managed::{

@@ -30,7 +30,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::expr::{Attr, Condition, IndexChange, Update};
 use crate::key::KeyPart;
 use crate::model::EntityModel;
-use crate::{Entity, Item};
+use crate::{Entity, Item, ItemWriter};
 
 /// The values of an item's attributes named in `names`, in that order
 /// (`None` where missing), in one pass over the item; other attributes are
@@ -133,7 +133,7 @@ pub const fn assert_time_key_part<T: TimeKeyPart>() {}
 /// Writes one field.
 #[inline]
 pub fn put_field<T: ToAttribute + ?Sized>(
-    item: &mut Item,
+    item: &mut ItemWriter,
     entity: &'static str,
     attribute: &'static str,
     value: &T,
@@ -144,14 +144,14 @@ pub fn put_field<T: ToAttribute + ?Sized>(
 /// Writes one already converted attribute (`None`: leave it out).
 #[inline]
 pub fn put_attribute(
-    item: &mut Item,
+    item: &mut ItemWriter,
     entity: &'static str,
     attribute: &'static str,
     value: Result<Option<AttributeValue>, AttributeError>,
 ) -> Result<(), EncodeError> {
     match value {
         Ok(Some(value)) => {
-            item.insert(attribute.to_owned(), value);
+            item.put(attribute, value);
             Ok(())
         }
         Ok(None) => Ok(()),
@@ -165,13 +165,13 @@ pub fn put_attribute(
 
 /// Writes a composed key.
 #[inline]
-pub fn put_key(item: &mut Item, attribute: &'static str, key: String) {
-    item.insert(attribute.to_owned(), AttributeValue::S(key));
+pub fn put_key(item: &mut ItemWriter, attribute: &'static str, key: String) {
+    item.put_key(attribute, AttributeValue::S(key));
 }
 
 /// Writes composed string keys (`to_item`), as [`put_key`] does each.
 #[inline]
-pub fn put_keys<const N: usize>(item: &mut Item, keys: [(&'static str, String); N]) {
+pub fn put_keys<const N: usize>(item: &mut ItemWriter, keys: [(&'static str, String); N]) {
     for (attribute, key) in keys {
         put_key(item, attribute, key);
     }
@@ -180,8 +180,8 @@ pub fn put_keys<const N: usize>(item: &mut Item, keys: [(&'static str, String); 
 /// Writes a number-typed key (`#[pk(user_id, number)]`): its text is plain
 /// decimal.
 #[inline]
-pub fn put_number_key(item: &mut Item, attribute: &'static str, key: String) {
-    item.insert(attribute.to_owned(), AttributeValue::N(key));
+pub fn put_number_key(item: &mut ItemWriter, attribute: &'static str, key: String) {
+    item.put_key(attribute, AttributeValue::N(key));
 }
 
 /// A composed key's attribute value: `N` when the entity stores
@@ -212,12 +212,12 @@ pub fn number_between<E>(
 
 /// Writes the identity and version attributes, under the entity's names.
 #[inline]
-pub fn put_identity(item: &mut Item, model: &EntityModel) {
-    item.insert(
-        model.identity_attribute.to_owned(),
+pub fn put_identity(item: &mut ItemWriter, model: &EntityModel) {
+    item.put(
+        model.identity_attribute,
         AttributeValue::S(model.name.to_owned()),
     );
-    item.insert(model.version_attribute.to_owned(), model.version_value());
+    item.put(model.version_attribute, model.version_value());
 }
 
 /// Fails with [`DecodeError::Version`] unless the item holds the entity's
@@ -334,7 +334,7 @@ pub fn read_field<T: FromAttribute>(
 /// above ([`crate::compress::encode`]).
 #[inline]
 pub fn put_compressed<T: crate::compress::Compressible>(
-    item: &mut Item,
+    item: &mut ItemWriter,
     entity: &'static str,
     attribute: &'static str,
     value: &T,
@@ -776,9 +776,9 @@ pub const fn assert_deleted_at<T: DeletedAt>() {}
 /// Writes a `ttl` field: a number of epoch seconds (`N`), which DynamoDB's
 /// TTL reads, whatever the field's type.
 #[inline]
-pub fn put_ttl<T: crate::TtlValue>(item: &mut Item, attribute: &'static str, value: &T) {
-    item.insert(
-        attribute.to_owned(),
+pub fn put_ttl<T: crate::TtlValue>(item: &mut ItemWriter, attribute: &'static str, value: &T) {
+    item.put(
+        attribute,
         AttributeValue::N(value.to_epoch_seconds().to_string()),
     );
 }
@@ -786,7 +786,7 @@ pub fn put_ttl<T: crate::TtlValue>(item: &mut Item, attribute: &'static str, val
 /// Writes an optional `ttl` field (`None`: no attribute, no expiry).
 #[inline]
 pub fn put_optional_ttl<T: crate::TtlValue>(
-    item: &mut Item,
+    item: &mut ItemWriter,
     attribute: &'static str,
     value: &Option<T>,
 ) {

@@ -52,7 +52,7 @@ impl<E: Entity> Stamped<E> {
 
 /// Whether a whole-item write stores an entity's item just as `to_item`
 /// converts it: nothing managed, no TTL or soft delete, nothing encrypted.
-const fn stored_as_converted(model: &EntityModel) -> bool {
+pub(crate) const fn stored_as_converted(model: &EntityModel) -> bool {
     let lifecycle = &model.lifecycle;
     model.managed.is_empty()
         && lifecycle.ttl.is_none()

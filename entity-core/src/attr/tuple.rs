@@ -5,7 +5,7 @@
 use super::{FromAttribute, ToAttribute};
 use crate::error::{DecodeError, EncodeError};
 use crate::model::EntityModel;
-use crate::Item;
+use crate::{Item, ItemWriter};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 /// A tuple of references to field values, written as attributes.
@@ -17,7 +17,7 @@ pub trait PutFields {
     /// attribute out); the first failure names its attribute.
     fn put_fields(
         self,
-        item: &mut Item,
+        item: &mut ItemWriter,
         entity: &'static str,
         names: &Self::Names,
     ) -> Result<(), EncodeError>;
@@ -40,18 +40,18 @@ pub trait ReadFields: Sized {
 /// Writes fields `values` under `names` (`to_item`).
 ///
 /// ```
-/// use entity_core::__private::{put_fields, read_fields};
-/// use entity_core::Item;
+/// use entity_core::__private::{put_fields, read_fields, MODEL_DEFAULTS};
+/// use entity_core::ItemWriter;
 ///
-/// let mut item = Item::new();
+/// let mut item = ItemWriter::new(&MODEL_DEFAULTS);
 /// put_fields(&mut item, "Task", &["id", "n"], (&"t-1".to_owned(), &7u32))?;
-/// let (id, n): (String, u32) = read_fields(item, "Task", &["id", "n"])?;
+/// let (id, n): (String, u32) = read_fields(item.finish(), "Task", &["id", "n"])?;
 /// assert_eq!((id.as_str(), n), ("t-1", 7));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[inline]
 pub fn put_fields<T: PutFields>(
-    item: &mut Item,
+    item: &mut ItemWriter,
     entity: &'static str,
     names: &T::Names,
     values: T,
@@ -74,18 +74,18 @@ pub fn read_fields<T: ReadFields>(
 /// identity and version attributes (`to_item`).
 #[inline]
 pub fn plain_item<T, const N: usize, const K: usize>(
+    item: &mut ItemWriter,
     model: &'static EntityModel,
     values: T,
     keys: [(&'static str, String); K],
-) -> Result<Item, EncodeError>
+) -> Result<(), EncodeError>
 where
     T: PutFields<Names = [&'static str; N]>,
 {
-    let mut item = Item::with_capacity(N + K + 2);
-    values.put_fields(&mut item, model.name, &model_names(model))?;
-    crate::__private::put_keys(&mut item, keys);
-    crate::__private::put_identity(&mut item, model);
-    Ok(item)
+    values.put_fields(item, model.name, &model_names(model))?;
+    crate::__private::put_keys(item, keys);
+    crate::__private::put_identity(item, model);
+    Ok(())
 }
 
 /// Checks that `item` is one of the model's entity at its version, then
@@ -118,7 +118,7 @@ macro_rules! tuples {
             #[inline]
             fn put_fields(
                 self,
-                item: &mut Item,
+                item: &mut ItemWriter,
                 entity: &'static str,
                 names: &Self::Names,
             ) -> Result<(), EncodeError> {
@@ -171,10 +171,13 @@ pub const MAX_FIELDS: usize = 16;
 mod tests {
     use super::*;
 
+    const MODEL: &EntityModel = &crate::__private::MODEL_DEFAULTS;
+
     #[test]
     fn a_missing_or_wrong_attribute_is_named() {
-        let mut item = Item::new();
-        put_fields(&mut item, "Task", &["id"], (&"t".to_owned(),)).unwrap();
+        let mut writer = ItemWriter::new(MODEL);
+        put_fields(&mut writer, "Task", &["id"], (&"t".to_owned(),)).unwrap();
+        let mut item = writer.finish();
         let err = read_fields::<(String, u32)>(item.clone(), "Task", &["id", "n"]).unwrap_err();
         assert!(err.to_string().starts_with("Task.n:"), "{err}");
         item.insert("n".into(), AttributeValue::S("x".into()));
@@ -184,14 +187,15 @@ mod tests {
 
     #[test]
     fn optional_fields_may_be_missing_and_are_left_out() {
-        let mut item = Item::new();
+        let mut writer = ItemWriter::new(MODEL);
         put_fields(
-            &mut item,
+            &mut writer,
             "Task",
             &["id", "note"],
             (&"t".to_owned(), &None::<String>),
         )
         .unwrap();
+        let item = writer.finish();
         assert_eq!(item.len(), 1);
         let (id, note): (String, Option<String>) =
             read_fields(item, "Task", &["id", "note"]).unwrap();

@@ -129,6 +129,7 @@ fn fixed_methods(entity: &Entity) -> Taken {
     }
     for name in [
         "MODEL",
+        "write_item",
         "to_item",
         "from_item",
         "primary_key",

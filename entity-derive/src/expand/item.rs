@@ -1,4 +1,4 @@
-//! `Entity::to_item`, `from_item` and `primary_key`: field-by-field attribute
+//! `Entity::write_item`, `from_item` and `primary_key`: field-by-field attribute
 //! conversion with no intermediate representation.
 
 use crate::model::{Entity, Key};
@@ -7,14 +7,14 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 pub fn expand(entity: &Entity) -> TokenStream {
-    let to_item = to_item(entity);
+    let write_item = write_item(entity);
     let from_item = from_item(entity);
     let primary_key = primary_key(entity);
     let key_fields = key_fields(entity);
-    quote! { #to_item #from_item #primary_key #key_fields }
+    quote! { #write_item #from_item #primary_key #key_fields }
 }
 
-fn to_item(entity: &Entity) -> TokenStream {
+fn write_item(entity: &Entity) -> TokenStream {
     let krate = &entity.krate;
     let name = &entity.name;
     let private = quote!(#krate::__private);
@@ -26,7 +26,7 @@ fn to_item(entity: &Entity) -> TokenStream {
             let ident = entity.fields[f].ident;
             quote!(&self.#ident)
         });
-        quote!(#private::put_fields(&mut __entity_item, #name, &[#(#attributes),*], (#(#values,)*))?;)
+        quote!(#private::put_fields(__entity_item, #name, &[#(#attributes),*], (#(#values,)*))?;)
     });
     let one_by_one = |f: &usize| tuple.is_none() || !plain.contains(f);
     let fields = entity.fields.iter().enumerate().filter(|(f, _)| one_by_one(f)).map(|(f, field)| {
@@ -40,20 +40,20 @@ fn to_item(entity: &Entity) -> TokenStream {
                 None => quote!(#krate::compress::DEFAULT_MIN),
             };
             quote_spanned! {ty.span()=>
-                #private::put_compressed::<#ty>(&mut __entity_item, #name, #attribute, &self.#ident, #min)?;
+                #private::put_compressed::<#ty>(__entity_item, #name, #attribute, &self.#ident, #min)?;
             }
         } else if field.serde {
             quote! {
-                #private::put_attribute(&mut __entity_item, #name, #attribute, #private::to_serde_attribute(&self.#ident))?;
+                #private::put_attribute(__entity_item, #name, #attribute, #private::to_serde_attribute(&self.#ident))?;
             }
         } else {
             let ty = field.ty;
             quote_spanned! {ty.span()=>
-                #private::put_field::<#ty>(&mut __entity_item, #name, #attribute, &self.#ident)?;
+                #private::put_field::<#ty>(__entity_item, #name, #attribute, &self.#ident)?;
             }
         }
     });
-    let (keys, strings, key_count) = put_keys(entity);
+    let (keys, strings) = put_keys(entity);
     let model = quote!(<Self as #krate::Entity>::MODEL);
     if plain.len() == entity.fields.len() && tuple.is_some() && keys.is_empty() {
         // Every field plain, every key a string: one call.
@@ -63,36 +63,34 @@ fn to_item(entity: &Entity) -> TokenStream {
         });
         return quote! {
             #[inline]
-            fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
-                #private::plain_item(#model, (#(#values,)*), [#(#strings),*])
+            fn write_item(&self, __entity_item: &mut #krate::ItemWriter) -> ::core::result::Result<(), #krate::EncodeError> {
+                #private::plain_item(__entity_item, #model, (#(#values,)*), [#(#strings),*])
             }
         };
     }
     let keys = match strings.is_empty() {
         true => keys,
-        false => quote!(#keys #private::put_keys(&mut __entity_item, [#(#strings),*]);),
+        false => quote!(#keys #private::put_keys(__entity_item, [#(#strings),*]);),
     };
-    let capacity = entity.fields.len() + key_count + 2;
     quote! {
         #[inline]
-        fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
-            let mut __entity_item = <#krate::Item>::with_capacity(#capacity);
+        fn write_item(&self, __entity_item: &mut #krate::ItemWriter) -> ::core::result::Result<(), #krate::EncodeError> {
             #tuple
             #(#fields)*
             #keys
-            #private::put_identity(&mut __entity_item, <Self as #krate::Entity>::MODEL);
-            ::core::result::Result::Ok(__entity_item)
+            #private::put_identity(__entity_item, <Self as #krate::Entity>::MODEL);
+            ::core::result::Result::Ok(())
         }
     }
 }
 
 /// Puts every key attribute, each once (an LSI's partition key is the
 /// table's): the number keys and those of sparse indexes as statements,
-/// the other string keys as `(attribute, value)` pairs for one call; also
-/// says how many. A sparse index's keys are put only when every optional
-/// composite of the index is `Some`: otherwise the item is left out of the
-/// index, with none of its keys.
-fn put_keys(entity: &Entity) -> (TokenStream, Vec<TokenStream>, usize) {
+/// the other string keys as `(attribute, value)` pairs for one call. A
+/// sparse index's keys are put only when every optional composite of the
+/// index is `Some`: otherwise the item is left out of the index, with none
+/// of its keys.
+fn put_keys(entity: &Entity) -> (TokenStream, Vec<TokenStream>) {
     let krate = &entity.krate;
     let private = quote!(#krate::__private);
     let mut written: Vec<&str> = Vec::new();
@@ -116,13 +114,11 @@ fn put_keys(entity: &Entity) -> (TokenStream, Vec<TokenStream>, usize) {
                 super::keys::compose_from_self(entity, key, &names.compose_of)
             };
             if key.number.is_some() {
-                puts.extend(
-                    quote!(#private::put_number_key(&mut __entity_item, #attribute, #value);),
-                );
+                puts.extend(quote!(#private::put_number_key(__entity_item, #attribute, #value);));
             } else if optional.is_empty() {
                 strings.push(quote!((#attribute, #value)));
             } else {
-                puts.extend(quote!(#private::put_key(&mut __entity_item, #attribute, #value);));
+                puts.extend(quote!(#private::put_key(__entity_item, #attribute, #value);));
             }
         }
         if optional.is_empty() || puts.is_empty() {
@@ -137,7 +133,7 @@ fn put_keys(entity: &Entity) -> (TokenStream, Vec<TokenStream>, usize) {
             keys.extend(quote!(;));
         }
     }
-    (keys, strings, written.len())
+    (keys, strings)
 }
 
 fn from_item(entity: &Entity) -> TokenStream {

@@ -82,7 +82,7 @@ pub fn put_ttl(entity: &Entity, ttl: &Ttl) -> TokenStream {
         quote!(put_ttl)
     };
     quote_spanned! {ty.span()=>
-        #krate::__private::#put::<#ty>(&mut __entity_item, #attribute, &self.#ident);
+        #krate::__private::#put::<#ty>(__entity_item, #attribute, &self.#ident);
     }
 }
 

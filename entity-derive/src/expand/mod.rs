@@ -216,7 +216,7 @@ fn minimal_impls(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
                 lifecycle: #krate::lifecycle::LifecycleModel::NONE,
                 tenant: ::core::option::Option::None,
             };
-            fn to_item(&self) -> ::core::result::Result<#krate::Item, #krate::EncodeError> {
+            fn write_item(&self, _: &mut #krate::ItemWriter) -> ::core::result::Result<(), #krate::EncodeError> {
                 ::core::unimplemented!()
             }
             fn from_item(_: #krate::Item) -> ::core::result::Result<Self, #krate::DecodeError> {

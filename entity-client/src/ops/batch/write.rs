@@ -8,14 +8,18 @@ pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 use super::write_chunk::{Chunks, Pending};
 use crate::error::{Error, Result, ValidationError};
 use crate::keys::{KeyId, KeyRef};
-use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
+use crate::limits::{
+    check_item_key, check_primary_key, check_written, checked_as_written, BATCH_WRITE_CHUNK,
+};
+use crate::ops::managed::stored_as_converted;
 use crate::ops::managed::Mode;
 use crate::rate_limit::RateLimit;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{
-    Entity, IndexModel, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+    Entity, IndexModel, Item, ItemWriter, PrimaryKey, WithoutSoftDelete, WithoutUnique,
+    WithoutVersion,
 };
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 
@@ -101,13 +105,29 @@ fn put_request<E: WithoutUnique + WithoutVersion>(
     hasher: &KeyHasher,
     entity: &E,
 ) -> Result<Pending> {
-    let item = crate::ops::managed::stamp(client, entity, Mode::Replace)?.item;
+    let item = if const { stored_as_converted(E::MODEL) && checked_as_written(E::MODEL) } {
+        // Checked as it is written: the item is not read again.
+        let mut writer = ItemWriter::holding_table_key(E::MODEL);
+        entity.write_item(&mut writer)?;
+        if let Some(key) = check_written(E::MODEL, &writer)? {
+            let key = hasher.hash(key);
+            return pending::<E>(writer.finish(), key);
+        }
+        writer.finish()
+    } else {
+        crate::ops::managed::stamp(client, entity, Mode::Replace)?.item
+    };
     let key = match check_item_key(E::MODEL, &item)? {
         Some(key) => hasher.hash(key),
         // Only a hand-written `to_item` leaves the table key out: the key
         // the entity composes stands for it.
         None => hasher.hash(KeyId::of(&entity.primary_key()).borrowed()),
     };
+    pending::<E>(item, key)
+}
+
+/// The put of `item`, whose table key hashes to `key`.
+fn pending<E: Entity>(item: Item, key: u64) -> Result<Pending> {
     let put = PutRequest::builder()
         .set_item(Some(item))
         .build()

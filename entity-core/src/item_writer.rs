@@ -1,0 +1,215 @@
+//! The item an entity writes, through [`Entity::write_item`]: attribute by
+//! attribute, with what a client checks before sending it noted on the
+//! way, so that a write need not read the item again.
+//!
+//! [`Entity::write_item`]: crate::Entity::write_item
+
+use crate::model::EntityModel;
+use crate::size::value_size_bound;
+use crate::Item;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+/// The shortest limit DynamoDB puts on a string key value (a sort key's,
+/// 1024 bytes): a composed key as long or shorter, and not empty, is within
+/// every key limit.
+const SHORTEST_KEY_LIMIT: usize = 1024;
+
+/// An item being written by [`Entity::write_item`](crate::Entity::write_item).
+///
+/// [`Entity::to_item`](crate::Entity::to_item) hands one to `write_item`
+/// and returns its [`finish`](Self::finish)ed item. `#[derive(Entity)]`
+/// writes `write_item`; a hand-written one puts each attribute:
+///
+/// ```
+/// use entity_core::{Entity, ItemWriter};
+/// use aws_sdk_dynamodb::types::AttributeValue;
+///
+/// #[derive(Entity)]
+/// #[entity(schema = "app")]
+/// #[pk(id)]
+/// struct Doc { id: String }
+///
+/// let mut writer = ItemWriter::new(Doc::MODEL);
+/// writer.put("note", AttributeValue::S("kept".into()));
+/// Doc { id: "d-1".into() }.write_item(&mut writer)?;
+/// let item = writer.finish();
+/// assert_eq!(item["note"], AttributeValue::S("kept".into()));
+/// assert_eq!(item["pk"], AttributeValue::S("$app#v1#doc#id_d-1".into()));
+/// # Ok::<(), entity_core::EncodeError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ItemWriter {
+    item: Item,
+    model: &'static EntityModel,
+    /// At least the item's size ([`value_size_bound`] of each attribute,
+    /// plus its name).
+    bound: usize,
+    /// Whether the table key's values are held out of the item until
+    /// [`finish`](Self::finish), for a client to read without a lookup.
+    hold: bool,
+    pk: Option<AttributeValue>,
+    sk: Option<AttributeValue>,
+    /// The composed string keys that may break a key limit (empty, or
+    /// longer than the shortest limit): attribute and length.
+    suspect: Vec<(&'static str, usize)>,
+}
+
+impl ItemWriter {
+    /// A writer of an item of the entity `model` describes.
+    pub fn new(model: &'static EntityModel) -> Self {
+        Self::with(model, false)
+    }
+
+    /// A writer that holds the table key's values out of the item until
+    /// it is finished ([`table_key`](Self::table_key)).
+    #[doc(hidden)]
+    pub fn holding_table_key(model: &'static EntityModel) -> Self {
+        Self::with(model, true)
+    }
+
+    fn with(model: &'static EntityModel, hold: bool) -> Self {
+        // Every field, two keys per index and the identity and version.
+        let capacity = model.fields.len() + 2 * (1 + model.indexes.len()) + 2;
+        Self {
+            item: Item::with_capacity(capacity),
+            model,
+            bound: 0,
+            hold,
+            pk: None,
+            sk: None,
+            suspect: Vec::new(),
+        }
+    }
+
+    /// Writes `value` as attribute `attribute` (over one written before).
+    pub fn put(&mut self, attribute: &str, value: AttributeValue) {
+        self.bound += attribute.len() + value_size_bound(&value);
+        self.item.insert(attribute.to_owned(), value);
+    }
+
+    /// Writes every attribute of `item`.
+    pub fn extend(&mut self, item: Item) {
+        for (attribute, value) in item {
+            self.bound += attribute.len() + value_size_bound(&value);
+            self.item.insert(attribute, value);
+        }
+    }
+
+    /// Writes a composed key: a string key is noted when a key limit may
+    /// refuse it, and the table key is held when the writer holds it.
+    pub(crate) fn put_key(&mut self, attribute: &'static str, value: AttributeValue) {
+        if let AttributeValue::S(text) = &value {
+            if text.is_empty() || text.len() > SHORTEST_KEY_LIMIT {
+                self.suspect.push((attribute, text.len()));
+            }
+        }
+        if self.hold {
+            let primary = &self.model.primary;
+            let slot = if attribute == primary.pk.attribute {
+                Some(&mut self.pk)
+            } else if primary.sk.is_some_and(|sk| sk.attribute == attribute) {
+                Some(&mut self.sk)
+            } else {
+                None
+            };
+            if let Some(slot) = slot {
+                self.bound += attribute.len() + value_size_bound(&value);
+                *slot = Some(value);
+                return;
+            }
+        }
+        self.put(attribute, value);
+    }
+
+    /// The item written.
+    pub fn finish(mut self) -> Item {
+        let primary = &self.model.primary;
+        if let Some(pk) = self.pk.take() {
+            self.item.insert(primary.pk.attribute.to_owned(), pk);
+        }
+        if let (Some(key), Some(sk)) = (primary.sk, self.sk.take()) {
+            self.item.insert(key.attribute.to_owned(), sk);
+        }
+        self.item
+    }
+
+    /// At least the finished item's size, as
+    /// [`size::value_size_bound`](crate::size::value_size_bound) bounds
+    /// each attribute: only an item over a limit by this bound needs sizing
+    /// exactly.
+    #[doc(hidden)]
+    pub fn size_bound(&self) -> usize {
+        self.bound
+    }
+
+    /// The table key's values, when held ([`holding_table_key`]) and
+    /// written as composed keys: the partition key's and the sort key's.
+    ///
+    /// [`holding_table_key`]: Self::holding_table_key
+    #[doc(hidden)]
+    pub fn table_key(&self) -> (Option<&AttributeValue>, Option<&AttributeValue>) {
+        (self.pk.as_ref(), self.sk.as_ref())
+    }
+
+    /// The composed string keys a key limit may refuse, by attribute and
+    /// length in bytes: those empty, or longer than 1024 bytes (the sort key
+    /// limit). Every other composed string key is within every limit.
+    #[doc(hidden)]
+    pub fn suspect_keys(&self) -> &[(&'static str, usize)] {
+        &self.suspect
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{IndexModel, KeyModel};
+
+    static MODEL: EntityModel = EntityModel {
+        name: "Doc",
+        primary: IndexModel::table(
+            KeyModel::text("pk", &[], ""),
+            Some(KeyModel::text("sk", &[], "")),
+        ),
+        ..crate::__private::MODEL_DEFAULTS
+    };
+
+    fn text(value: &str) -> AttributeValue {
+        AttributeValue::S(value.into())
+    }
+
+    #[test]
+    fn a_held_table_key_is_read_before_the_item_is_finished() {
+        let mut writer = ItemWriter::holding_table_key(&MODEL);
+        writer.put("note", text("n"));
+        writer.put_key("pk", text("p"));
+        writer.put_key("sk", text("s"));
+        writer.put_key("gsi1pk", text("g"));
+        assert_eq!(writer.table_key(), (Some(&text("p")), Some(&text("s"))));
+        let bound = writer.size_bound();
+        let item = writer.finish();
+        assert_eq!(item.len(), 4);
+        assert_eq!((&item["pk"], &item["sk"]), (&text("p"), &text("s")));
+        // The bound covers every attribute, the held ones included.
+        assert!(bound >= crate::size::item_size(&item).total);
+    }
+
+    #[test]
+    fn a_writer_that_holds_nothing_writes_keys_into_the_item() {
+        let mut writer = ItemWriter::new(&MODEL);
+        writer.put_key("pk", text("p"));
+        assert_eq!(writer.table_key(), (None, None));
+        assert_eq!(writer.finish()["pk"], text("p"));
+    }
+
+    #[test]
+    fn only_keys_a_limit_may_refuse_are_noted() {
+        let mut writer = ItemWriter::new(&MODEL);
+        writer.put_key("pk", text(""));
+        writer.put_key("sk", text(&"s".repeat(1024)));
+        writer.put_key("gsi1pk", text(&"g".repeat(1025)));
+        writer.put_key("gsi1sk", AttributeValue::N(String::new()));
+        writer.put("field", text(""));
+        assert_eq!(writer.suspect_keys(), &[("pk", 0), ("gsi1pk", 1025)]);
+    }
+}
