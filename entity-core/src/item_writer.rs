@@ -42,15 +42,18 @@ pub struct ItemWriter {
     item: Item,
     model: &'static EntityModel,
     /// At least the item's size ([`value_size_bound`] of each attribute,
-    /// plus its name).
+    /// plus its name), when checking.
     bound: usize,
-    /// Whether the table key's values are held out of the item until
-    /// [`finish`](Self::finish), for a client to read without a lookup.
-    hold: bool,
+    /// Whether the writer checks as it writes: notes the bound and the
+    /// suspect keys, and holds the table key's values out of the item until
+    /// [`finish`](Self::finish), for a client to read without a lookup. A
+    /// writer that only converts ([`new`](Self::new)) does none of it.
+    check: bool,
     pk: Option<AttributeValue>,
     sk: Option<AttributeValue>,
     /// The composed string keys that may break a key limit (empty, or
-    /// longer than the shortest limit): attribute and length.
+    /// longer than the shortest limit): attribute and length, when
+    /// checking.
     suspect: Vec<(&'static str, usize)>,
 }
 
@@ -60,21 +63,24 @@ impl ItemWriter {
         Self::with(model, false)
     }
 
-    /// A writer that holds the table key's values out of the item until
-    /// it is finished ([`table_key`](Self::table_key)).
+    /// A writer that checks as it writes: it holds the table key's values
+    /// out of the item until it is finished ([`table_key`](Self::table_key)),
+    /// and notes a bound on the item's size
+    /// ([`size_bound`](Self::size_bound)) and the keys a limit may refuse
+    /// ([`suspect_keys`](Self::suspect_keys)).
     #[doc(hidden)]
     pub fn holding_table_key(model: &'static EntityModel) -> Self {
         Self::with(model, true)
     }
 
-    fn with(model: &'static EntityModel, hold: bool) -> Self {
+    fn with(model: &'static EntityModel, check: bool) -> Self {
         // Every field, two keys per index and the identity and version.
         let capacity = model.fields.len() + 2 * (1 + model.indexes.len()) + 2;
         Self {
             item: Item::with_capacity(capacity),
             model,
             bound: 0,
-            hold,
+            check,
             pk: None,
             sk: None,
             suspect: Vec::new(),
@@ -83,27 +89,31 @@ impl ItemWriter {
 
     /// Writes `value` as attribute `attribute` (over one written before).
     pub fn put(&mut self, attribute: &str, value: AttributeValue) {
-        self.bound += attribute.len() + value_size_bound(&value);
+        if self.check {
+            self.bound += attribute.len() + value_size_bound(&value);
+        }
         self.item.insert(attribute.to_owned(), value);
     }
 
     /// Writes every attribute of `item`.
     pub fn extend(&mut self, item: Item) {
         for (attribute, value) in item {
-            self.bound += attribute.len() + value_size_bound(&value);
+            if self.check {
+                self.bound += attribute.len() + value_size_bound(&value);
+            }
             self.item.insert(attribute, value);
         }
     }
 
-    /// Writes a composed key: a string key is noted when a key limit may
-    /// refuse it, and the table key is held when the writer holds it.
+    /// Writes a composed key; a checking writer notes a string key a key
+    /// limit may refuse, and holds the table key.
     pub(crate) fn put_key(&mut self, attribute: &'static str, value: AttributeValue) {
-        if let AttributeValue::S(text) = &value {
-            if text.is_empty() || text.len() > SHORTEST_KEY_LIMIT {
-                self.suspect.push((attribute, text.len()));
+        if self.check {
+            if let AttributeValue::S(text) = &value {
+                if text.is_empty() || text.len() > SHORTEST_KEY_LIMIT {
+                    self.suspect.push((attribute, text.len()));
+                }
             }
-        }
-        if self.hold {
             let primary = &self.model.primary;
             let slot = if attribute == primary.pk.attribute {
                 Some(&mut self.pk)
@@ -133,10 +143,10 @@ impl ItemWriter {
         self.item
     }
 
-    /// At least the finished item's size, as
+    /// For a checking writer, at least the finished item's size, as
     /// [`size::value_size_bound`](crate::size::value_size_bound) bounds
     /// each attribute: only an item over a limit by this bound needs sizing
-    /// exactly.
+    /// exactly. 0 for one that only converts.
     #[doc(hidden)]
     pub fn size_bound(&self) -> usize {
         self.bound
@@ -151,9 +161,10 @@ impl ItemWriter {
         (self.pk.as_ref(), self.sk.as_ref())
     }
 
-    /// The composed string keys a key limit may refuse, by attribute and
-    /// length in bytes: those empty, or longer than 1024 bytes (the sort key
-    /// limit). Every other composed string key is within every limit.
+    /// For a checking writer, the composed string keys a key limit may
+    /// refuse, by attribute and length in bytes: those empty, or longer
+    /// than 1024 bytes (the sort key limit). Every other composed string key
+    /// is within every limit.
     #[doc(hidden)]
     pub fn suspect_keys(&self) -> &[(&'static str, usize)] {
         &self.suspect
@@ -204,12 +215,17 @@ mod tests {
 
     #[test]
     fn only_keys_a_limit_may_refuse_are_noted() {
-        let mut writer = ItemWriter::new(&MODEL);
+        let mut writer = ItemWriter::holding_table_key(&MODEL);
         writer.put_key("pk", text(""));
         writer.put_key("sk", text(&"s".repeat(1024)));
         writer.put_key("gsi1pk", text(&"g".repeat(1025)));
         writer.put_key("gsi1sk", AttributeValue::N(String::new()));
         writer.put("field", text(""));
         assert_eq!(writer.suspect_keys(), &[("pk", 0), ("gsi1pk", 1025)]);
+        // A writer that only converts notes nothing.
+        let mut writer = ItemWriter::new(&MODEL);
+        writer.put_key("pk", text(""));
+        assert!(writer.suspect_keys().is_empty());
+        assert_eq!(writer.size_bound(), 0);
     }
 }
