@@ -16,8 +16,18 @@ pub trait Entity: Sized {
     /// ([`to_item`](Self::to_item) is this item, finished).
     fn write_item(&self, item: &mut ItemWriter) -> Result<(), EncodeError>;
 
+    /// Set by `#[derive(Entity)]`: [`write_item`](Self::write_item) writes
+    /// every key attribute through the writer's key functions, and nothing
+    /// else under a key attribute's name, so a client's checking writer
+    /// knows the keys without reading the item back. A hand-written
+    /// implementation leaves it `false`: its items are read back and
+    /// checked.
+    #[doc(hidden)]
+    const __COMPOSED_KEYS: bool = false;
+
     /// The full item: every field, every table and index key, and the
-    /// identity and version attributes.
+    /// identity and version attributes (what
+    /// [`write_item`](Self::write_item) writes).
     fn to_item(&self) -> Result<Item, EncodeError> {
         let mut item = ItemWriter::new(Self::MODEL);
         self.write_item(&mut item)?;

@@ -3,8 +3,12 @@
 
 mod common;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use common::task;
-use entity_client::{Entity, Error, Query, ValidationError};
+use entity_client::{
+    DecodeError, EncodeError, Entity, EntityModel, Error, Item, ItemWriter, NotTenant, PrimaryKey,
+    Query, ValidationError, WithoutUnique, WithoutVersion,
+};
 use entity_tests::harness::table;
 use entity_tests::{Employee, Status, Task};
 
@@ -140,4 +144,51 @@ async fn a_transaction_naming_an_item_twice_is_refused() {
             .await,
     );
     assert!(matches!(v, ValidationError::DuplicateKey { .. }), "{v:?}");
+}
+
+/// A hand-written `Entity`: a task's item, written by the derived
+/// `write_item`, then its project index key blanked by hand.
+#[derive(Debug)]
+struct Blanked(Task);
+
+impl Entity for Blanked {
+    const MODEL: &'static EntityModel = Task::MODEL;
+
+    fn write_item(&self, item: &mut ItemWriter) -> Result<(), EncodeError> {
+        self.0.write_item(item)?;
+        item.put("gsi1pk", AttributeValue::S(String::new()));
+        Ok(())
+    }
+
+    fn from_item(item: Item) -> Result<Self, DecodeError> {
+        Task::from_item(item).map(Blanked)
+    }
+
+    fn primary_key(&self) -> PrimaryKey<Self> {
+        let key = self.0.primary_key();
+        PrimaryKey::new(key.pk_attribute, key.pk, key.sk)
+    }
+
+    fn key_fields(_: &PrimaryKey<Self>) -> Item {
+        Item::new()
+    }
+}
+
+impl NotTenant for Blanked {}
+impl WithoutUnique for Blanked {}
+impl WithoutVersion for Blanked {}
+
+#[tokio::test]
+async fn a_hand_written_item_is_checked_as_it_is_stored() {
+    let t = table(&[Task::MODEL]).await;
+    let one = Blanked(task("t1", "p1", "e1", 1, Status::Open));
+    let blank = |v: &ValidationError| matches!(v, ValidationError::EmptyKey { attribute } if attribute == "gsi1pk");
+    // A batch checks what the hand-written `write_item` wrote last, not
+    // what the derived one noted on the way.
+    let v = validation(t.client.batch_write().put(&one).await);
+    assert!(blank(&v), "{v:?}");
+    let v = validation(t.client.put(&one).await);
+    assert!(blank(&v), "{v:?}");
+    // Nothing was written.
+    assert_eq!(t.client.get(Task::key("t1")).await.unwrap(), None);
 }

@@ -68,6 +68,7 @@ fn api(entity: &Entity) -> TokenStream {
         #[automatically_derived]
         impl #krate::Entity for #ident #bounds {
             #model
+            const __COMPOSED_KEYS: bool = true;
             #item
             #unique_values
         }

@@ -105,8 +105,11 @@ fn put_request<E: WithoutUnique + WithoutVersion>(
     hasher: &KeyHasher,
     entity: &E,
 ) -> Result<Pending> {
-    let item = if const { stored_as_converted(E::MODEL) && checked_as_written(E::MODEL) } {
-        // Checked as it is written: the item is not read again.
+    let item = if const {
+        E::__COMPOSED_KEYS && stored_as_converted(E::MODEL) && checked_as_written(E::MODEL)
+    } {
+        // Checked as it is written (keys written only by the derive's
+        // composers): the item is not read again.
         let mut writer = ItemWriter::holding_table_key(E::MODEL);
         entity.write_item(&mut writer)?;
         if let Some(key) = check_written(E::MODEL, &writer)? {
@@ -119,8 +122,8 @@ fn put_request<E: WithoutUnique + WithoutVersion>(
     };
     let key = match check_item_key(E::MODEL, &item)? {
         Some(key) => hasher.hash(key),
-        // Only a hand-written `to_item` leaves the table key out: the key
-        // the entity composes stands for it.
+        // Only a hand-written `write_item` leaves the table key out: the
+        // key the entity composes stands for it.
         None => hasher.hash(KeyId::of(&entity.primary_key()).borrowed()),
     };
     pending::<E>(item, key)
