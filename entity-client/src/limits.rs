@@ -4,6 +4,7 @@
 use crate::error::ValidationError;
 use crate::keys::{Gathered, KeyRef};
 use aws_sdk_dynamodb::types::AttributeValue;
+use entity_core::__private::collection::str_eq;
 use entity_core::size::value_size_bound;
 pub use entity_core::size::{item_size, item_total, value_size, ItemSize};
 use entity_core::{EntityModel, IndexModel, Item, ItemWriter, KeyModel};
@@ -97,26 +98,11 @@ pub(crate) const fn checked_as_written(model: &EntityModel) -> bool {
         };
         let mut f = 0;
         while f < model.fields.len() {
-            let attribute = model.fields[f].attribute.as_bytes();
-            if same(attribute, index.pk.attribute.as_bytes()) || same(attribute, sk.as_bytes()) {
+            let attribute = model.fields[f].attribute;
+            if str_eq(attribute, index.pk.attribute) || str_eq(attribute, sk) {
                 return false;
             }
             f += 1;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Byte-wise equality, in a `const fn`.
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
         }
         i += 1;
     }
