@@ -6,15 +6,13 @@ use crate::keys::{Gathered, KeyRef};
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::__private::collection::str_eq;
 use entity_core::size::value_size_bound;
-pub use entity_core::size::{item_size, item_total, value_size, ItemSize};
+pub use entity_core::size::{
+    item_size, item_total, value_size, ItemSize, MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES,
+};
 use entity_core::{EntityModel, IndexModel, Item, ItemWriter, KeyModel};
 
 /// The largest item DynamoDB stores: 400 KB.
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
-/// The longest partition key value, in UTF-8 bytes.
-pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
-/// The longest sort key value, in UTF-8 bytes.
-pub const MAX_SORT_KEY_BYTES: usize = 1024;
 /// The most items in one transaction.
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
 /// The most keys in one BatchGetItem.

@@ -9,10 +9,10 @@ use crate::size::value_size_bound;
 use crate::Item;
 use aws_sdk_dynamodb::types::AttributeValue;
 
-/// The shortest limit DynamoDB puts on a string key value (a sort key's,
-/// 1024 bytes): a composed key as long or shorter, and not empty, is within
-/// every key limit.
-const SHORTEST_KEY_LIMIT: usize = 1024;
+/// The shortest limit DynamoDB puts on a string key value (a sort key's):
+/// a composed key as long or shorter, and not empty, is within every key
+/// limit.
+const SHORTEST_KEY_LIMIT: usize = crate::size::MAX_SORT_KEY_BYTES;
 
 /// An item being written by [`Entity::write_item`](crate::Entity::write_item).
 ///

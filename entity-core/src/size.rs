@@ -32,6 +32,11 @@
 use crate::Item;
 use aws_sdk_dynamodb::types::AttributeValue;
 
+/// The longest partition key value DynamoDB stores, in UTF-8 bytes.
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// The longest sort key value DynamoDB stores, in UTF-8 bytes.
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
+
 /// An item's size: the total and each attribute's share (its name's length
 /// plus its value's size), largest first.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
