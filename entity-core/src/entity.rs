@@ -16,14 +16,12 @@ pub trait Entity: Sized {
     /// ([`to_item`](Self::to_item) is this item, finished).
     fn write_item(&self, item: &mut ItemWriter) -> Result<(), EncodeError>;
 
-    /// Set by `#[derive(Entity)]`: [`write_item`](Self::write_item) writes
-    /// every key attribute through the writer's key functions, and nothing
-    /// else under a key attribute's name, so a client's checking writer
-    /// knows the keys without reading the item back. A hand-written
-    /// implementation leaves it `false`: its items are read back and
+    /// Set by `#[derive(Entity)]`: what the client may assume of a derived
+    /// impl ([`Derived`](crate::__private::Derived)). A hand-written
+    /// implementation leaves the default: its items are read back and
     /// checked.
     #[doc(hidden)]
-    const __COMPOSED_KEYS: bool = false;
+    const __DERIVED: crate::__private::Derived<Self> = crate::__private::Derived::HAND_WRITTEN;
 
     /// The full item: every field, every table and index key, and the
     /// identity and version attributes (what

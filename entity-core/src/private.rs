@@ -838,3 +838,48 @@ pub fn read_optional_ttl<T: crate::TtlValue>(
         value => read_ttl(value, entity, attribute).map(Some),
     }
 }
+
+/// What `#[derive(Entity)]` tells the client about its impl
+/// ([`Entity::__DERIVED`]).
+pub struct Derived<T> {
+    /// `write_item` writes every key attribute through the writer's key
+    /// functions, and nothing else under a key attribute's name: a client's
+    /// checking writer knows the keys without reading the item back.
+    pub composed_keys: bool,
+    /// `Clone::clone`, when the type is `Clone`: a write of an entity
+    /// stored just as it converts hands back a copy of the caller's value
+    /// rather than decoding the item it wrote.
+    pub copy: Option<fn(&T) -> T>,
+}
+
+impl<T> Derived<T> {
+    /// A hand-written `Entity`: its items are read back and checked, and
+    /// decoded to hand back.
+    pub const HAND_WRITTEN: Self = Self {
+        composed_keys: false,
+        copy: None,
+    };
+}
+
+/// `CloneProbe::<T>::DERIVED` is the derive's [`Derived`], with `copy`
+/// `Some(T::clone)` when `T: Clone` (this inherent constant) and `None`
+/// otherwise ([`NotClone`]'s, which a path reaches only when the inherent
+/// one does not apply). The derive brings `NotClone` into scope.
+pub struct CloneProbe<T>(std::marker::PhantomData<T>);
+
+impl<T: Clone> CloneProbe<T> {
+    pub const DERIVED: Derived<T> = Derived {
+        composed_keys: true,
+        copy: Some(T::clone),
+    };
+}
+
+/// The fallback of [`CloneProbe`]: no copy.
+pub trait NotClone<T> {
+    const DERIVED: Derived<T> = Derived {
+        composed_keys: true,
+        copy: None,
+    };
+}
+
+impl<T> NotClone<T> for CloneProbe<T> {}

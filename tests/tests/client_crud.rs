@@ -390,3 +390,88 @@ async fn items_of_another_entity_under_the_same_key_are_a_decode_error() {
     assert_eq!(decode.entity(), "Task");
     assert_eq!(decode.attribute(), "__entity");
 }
+
+/// A value stored to whole units: its conversion loses the fraction, so a
+/// write's returned entity tells a copy of the caller's value from one
+/// decoded from the stored item.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Whole(f64);
+
+impl entity_client::ToAttribute for Whole {
+    fn to_attribute(
+        &self,
+    ) -> Result<Option<aws_sdk_dynamodb::types::AttributeValue>, entity_client::AttributeError>
+    {
+        self.0.round().to_attribute()
+    }
+}
+
+impl entity_client::FromAttribute for Whole {
+    fn from_attribute(
+        value: aws_sdk_dynamodb::types::AttributeValue,
+    ) -> Result<Self, entity_client::AttributeError> {
+        f64::from_attribute(value).map(Whole)
+    }
+}
+
+/// Stored just as it converts, and `Clone`.
+#[derive(Entity, Debug, Clone, PartialEq)]
+#[entity(schema = "copy")]
+#[pk(id)]
+struct Copied {
+    id: String,
+    amount: Whole,
+}
+
+/// Stored just as it converts, not `Clone`.
+#[derive(Entity, Debug, PartialEq)]
+#[entity(schema = "copy")]
+#[pk(id)]
+struct Decoded {
+    id: String,
+    amount: Whole,
+}
+
+#[tokio::test]
+async fn a_write_hands_back_a_clone_entity_as_written_and_decodes_any_other() {
+    let t = table(&[Copied::MODEL]).await;
+    let client = &t.client;
+    let copied = Copied {
+        id: "c".into(),
+        amount: Whole(2.4),
+    };
+    let decoded = Decoded {
+        id: "d".into(),
+        amount: Whole(2.4),
+    };
+    // A `Clone` entity with nothing stamped comes back as the caller's
+    // value; the item holds what its conversion wrote.
+    assert_eq!(client.put(&copied).await.unwrap(), copied);
+    assert_eq!(
+        client
+            .create(&Copied {
+                id: "c2".into(),
+                ..copied.clone()
+            })
+            .await
+            .unwrap()
+            .amount,
+        Whole(2.4)
+    );
+    assert_eq!(client.upsert(&copied).await.unwrap(), copied);
+    let stored_copy = client
+        .get(Copied::key("c"))
+        .consistent_read(true)
+        .await
+        .unwrap();
+    assert_eq!(stored_copy.map(|c| c.amount), Some(Whole(2.0)));
+    // Any other entity is decoded from the item written.
+    assert_eq!(client.put(&decoded).await.unwrap().amount, Whole(2.0));
+    assert_eq!(client.upsert(&decoded).await.unwrap().amount, Whole(2.0));
+    let stored_decoded = client
+        .get(Decoded::key("d"))
+        .consistent_read(true)
+        .await
+        .unwrap();
+    assert_eq!(stored_decoded.map(|d| d.amount), Some(Whole(2.0)));
+}

@@ -431,7 +431,7 @@ impl<E: Entity + Send + 'static> Restore<E> {
             // put leaves the deletion marks out).
             let encrypted = E::MODEL.encrypts();
             let write = WholeWrite {
-                item: &stamped.item,
+                item: std::borrow::Cow::Borrowed(&stamped.item),
                 upsert: !encrypted,
                 removes: if encrypted { &[] } else { &removes },
                 condition: condition.as_ref(),

@@ -8,12 +8,13 @@
 
 use super::and;
 use crate::error::{Error, Result};
+use crate::limits::{check_written, checked_as_written};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::managed::{IdKind, TimestampModel};
-use entity_core::{Entity, EntityModel, Item, PrimaryKey};
+use entity_core::{Entity, EntityModel, Item, ItemWriter, PrimaryKey};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// What kind of whole-entity write is stamped.
@@ -29,8 +30,9 @@ pub(crate) enum Mode {
 /// An entity's item as a write stores it.
 pub(crate) struct Stamped<E> {
     pub item: Item,
-    /// The entity as stored; `None` when it has no managed fields (it is
-    /// the caller's value).
+    /// The entity as stored; for an entity stored as it converts, `None`
+    /// (the item decodes to it) or a clone of the caller's value (a `Clone`
+    /// entity's put).
     pub entity: Option<E>,
     /// For a versioned entity: the version the write expects the stored
     /// item to have (0: that there is none).
@@ -41,6 +43,16 @@ pub(crate) struct Stamped<E> {
 }
 
 impl<E: Entity> Stamped<E> {
+    /// An item stored as it is: nothing stamped.
+    fn unstamped(item: Item) -> Self {
+        Self {
+            item,
+            entity: None,
+            expected: None,
+            created_unset: false,
+        }
+    }
+
     /// The stored entity.
     pub(crate) fn into_entity(self) -> Result<E> {
         match self.entity {
@@ -60,14 +72,27 @@ pub(crate) const fn stored_as_converted(model: &EntityModel) -> bool {
         && !model.encrypts()
 }
 
+/// Whether a whole-item write of `E` is checked against DynamoDB's limits
+/// as its item is written ([`stamp_checked`]): it is stored as it converts,
+/// its keys are written only by the derive's composers, and its limits can
+/// be told from the writer ([`checked_as_written`]).
+pub(crate) const fn checks_as_written<E: Entity>() -> bool {
+    E::__DERIVED.composed_keys && stored_as_converted(E::MODEL) && checked_as_written(E::MODEL)
+}
+
+/// [`stamp`] for an entity that [`checks_as_written`]: its item, written by
+/// a checking writer, and whether it passed DynamoDB's limits on the way
+/// (`false` when the writer cannot tell: check the item).
+pub(crate) fn stamp_checked<E: Entity>(entity: &E) -> Result<(Stamped<E>, bool)> {
+    let mut writer = ItemWriter::holding_table_key(E::MODEL);
+    entity.write_item(&mut writer)?;
+    let checked = check_written(E::MODEL, &writer)?.is_some();
+    Ok((Stamped::unstamped(writer.finish()), checked))
+}
+
 /// Stamps `entity`'s managed fields for a write of kind `mode`.
 pub(crate) fn stamp<E: Entity>(client: &Client, entity: &E, mode: Mode) -> Result<Stamped<E>> {
-    let unstamped = |item| Stamped {
-        item,
-        entity: None,
-        expected: None,
-        created_unset: false,
-    };
+    let unstamped = Stamped::unstamped;
     // Decided per entity when the client is compiled: an entity without
     // managed fields, lifecycle or encryption is stored as it converts.
     if const { stored_as_converted(E::MODEL) } {

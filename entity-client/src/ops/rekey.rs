@@ -174,7 +174,7 @@ async fn rekey_any<E: Entity>(
         let holds = E::from_item(kept.item.clone())?.unique_values();
         let condition = not_exists::<E>();
         let mut write = WholeWrite {
-            item: &kept.item,
+            item: std::borrow::Cow::Borrowed(&kept.item),
             upsert: false,
             removes: &[],
             condition: Some(&condition),

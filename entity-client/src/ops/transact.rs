@@ -220,7 +220,7 @@ impl<S: Scope> TransactWrite<S> {
                 Mode::Replace => Vec::new(),
             };
             WholeWrite {
-                item: &stamped.item,
+                item: std::borrow::Cow::Borrowed(&stamped.item),
                 upsert,
                 removes: &[],
                 condition: condition.as_ref(),

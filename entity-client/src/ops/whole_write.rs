@@ -8,11 +8,13 @@ use crate::error::Result;
 use crate::Client;
 use entity_core::expr::{Condition, Placeholders, Update};
 use entity_core::{Entity, Item};
+use std::borrow::Cow;
 
 /// A whole item's write: what is written, and what the write carries.
 pub(crate) struct WholeWrite<'a, E> {
-    /// The item, stamped.
-    pub item: &'a Item,
+    /// The item, stamped: borrowed, or handed over by a write planned once
+    /// (the request then takes it without a copy).
+    pub item: Cow<'a, Item>,
     /// An UpdateItem leaving attributes the entity does not own, rather
     /// than a PutItem.
     pub upsert: bool,
@@ -36,11 +38,10 @@ impl<E: Entity> WholeWrite<'_, E> {
     /// single write sends it in its read-modify-write loop; a transaction
     /// adds it as its items ([`SingleWrite::into_transact_items`]).
     pub(crate) fn plan(self, client: &Client) -> Result<SingleWrite> {
+        let mut companions = unique::moves::<E>(client, self.held, self.holds, &self.item)?;
+        companions.extend(history::companions::<E>(client, &self.item)?);
         let mut write = whole_write(self.item, self.upsert, self.condition, self.removes)?;
-        write.companions = unique::moves::<E>(client, self.held, self.holds, self.item)?;
-        write
-            .companions
-            .extend(history::companions::<E>(client, self.item)?);
+        write.companions = companions;
         write.identity = self.identity;
         Ok(write)
     }
@@ -51,18 +52,20 @@ impl<E: Entity> WholeWrite<'_, E> {
 /// item has none) and removing absent fields and `removes` (the
 /// marks of a soft delete, on restore).
 fn whole_write<E: Entity>(
-    item: &Item,
+    item: Cow<'_, Item>,
     upsert: bool,
     condition: Option<&Condition<E>>,
     removes: &[&'static str],
 ) -> Result<SingleWrite> {
     let mut placeholders = Placeholders::default();
     let action = if upsert {
-        let key = table_key_of::<E>(item);
-        let expression = upsert_expression::<E>(item.clone(), removes, &mut placeholders)?;
+        let key = table_key_of::<E>(&item);
+        let expression = upsert_expression::<E>(item.into_owned(), removes, &mut placeholders)?;
         Action::Update { key, expression }
     } else {
-        Action::Put { item: item.clone() }
+        Action::Put {
+            item: item.into_owned(),
+        }
     };
     let context = if upsert {
         "upsert condition"

@@ -18,11 +18,16 @@ use crate::Client;
 use aws_sdk_dynamodb::types::ReturnValue;
 use entity_core::expr::Condition;
 use entity_core::{Entity, Item};
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
 /// A whole-item write: `put` replaces the item, `create` fails if it
 /// exists. `.await` returns the entity as stored (generated ids,
-/// timestamps and version filled in).
+/// timestamps and version filled in). An entity with nothing to fill in
+/// (no managed fields, TTL, soft delete or encryption) whose type is
+/// `Clone` comes back as a clone of the value written, rather than decoded
+/// from its item: the same value, unless a field's conversion loses
+/// something.
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity};
@@ -38,6 +43,8 @@ use std::marker::PhantomData;
 pub struct Put<E, R = ReturnStored> {
     client: Client,
     stamped: Result<Stamped<E>>,
+    /// The item passed DynamoDB's limits as it was written.
+    checked: bool,
     mode: Mode,
     /// `upsert`: an UpdateItem that leaves attributes the entity does not
     /// own in place.
@@ -71,9 +78,29 @@ impl<E, R> Put<E, R> {
 
 impl Client {
     fn whole<E: Entity>(&self, entity: &E, mode: Mode, upsert: bool) -> Put<E> {
+        // Decided per entity at compile time: an item checked against the
+        // limits as it is written is not read again when sent.
+        let (mut stamped, checked) = match const { managed::checks_as_written::<E>() } {
+            true => match managed::stamp_checked(entity) {
+                Ok((stamped, checked)) => (Ok(stamped), checked),
+                Err(e) => (Err(e), false),
+            },
+            false => (managed::stamp(self, entity, mode), false),
+        };
+        // An entity stored just as it converts is handed back as the
+        // caller's value, copied now when its type is `Clone`, rather than
+        // decoded from the item written.
+        if let (true, Some(copy), Ok(stamped)) = (
+            const { managed::stored_as_converted(E::MODEL) },
+            E::__DERIVED.copy,
+            &mut stamped,
+        ) {
+            stamped.entity = Some(copy(entity));
+        }
         Put {
             client: self.clone(),
-            stamped: managed::stamp(self, entity, mode),
+            stamped,
+            checked,
             mode,
             // An encrypted item is signed whole: its upsert is a put.
             upsert: upsert && !const { E::MODEL.encrypts() },
@@ -177,6 +204,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
         Put {
             client: self.client,
             stamped: self.stamped,
+            checked: self.checked,
             mode: self.mode,
             upsert: self.upsert,
             condition: self.condition,
@@ -188,7 +216,9 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
 
     async fn send(self) -> Result<R::Output> {
         let stamped = self.stamped?;
-        check_item(E::MODEL, &stamped.item)?;
+        if !self.checked {
+            check_item(E::MODEL, &stamped.item)?;
+        }
         let expected = stamped.expected;
         let whole = Whole {
             client: &self.client,
@@ -280,7 +310,7 @@ impl<E: Entity> Whole<'_, E> {
     /// Sends the write of `stamped`: blind when nothing stored matters
     /// (a create, a put of an entity without unique values that sets its
     /// own `created_at`), else from the stored item.
-    async fn send<R: Returning<E>>(self, stamped: Stamped<E>) -> Result<Written<E>> {
+    async fn send<R: Returning<E>>(self, mut stamped: Stamped<E>) -> Result<Written<E>> {
         let condition = match self.mode {
             Mode::Create => and(self.condition.clone(), Some(not_exists::<E>())),
             Mode::Replace => managed::with_version(self.condition.clone(), stamped.expected),
@@ -296,8 +326,24 @@ impl<E: Entity> Whole<'_, E> {
                 Mode::Create => created_values(&stamped)?,
                 Mode::Replace => Vec::new(),
             };
-            let item = &stamped.item;
+            // The item of an entity stored as it converts, whose value the
+            // write hands back, goes to the request without a copy. Only a
+            // read (a race) or a unique claim plans a write again, and
+            // neither applies here; a second plan would convert it anew.
+            let hands_item = const { managed::stored_as_converted(E::MODEL) };
+            let mut handed = match (hands_item, &stamped.entity) {
+                (true, Some(_)) => Some(std::mem::take(&mut stamped.item)),
+                _ => None,
+            };
+            // (The entity is borrowed mutably: a shared borrow held across
+            // the write would need `E: Sync`.)
+            let (entity, item) = (&mut stamped.entity, &stamped.item);
             let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, |_| {
+                let item = match (handed.take(), entity.as_mut()) {
+                    (Some(item), _) => Cow::Owned(item),
+                    (None, Some(entity)) if hands_item => Cow::Owned(entity.to_item()?),
+                    (None, _) => Cow::Borrowed(item),
+                };
                 let mut write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
                 write.idempotent = condition.is_none();
                 Ok(Step::Send(write, ()))
@@ -316,8 +362,12 @@ impl<E: Entity> Whole<'_, E> {
                 false => created_guard(current),
             };
             let guarded = and(condition.clone(), Some(guard));
-            let mut write =
-                self.request::<R>(&kept.item, guarded.as_ref(), &current.values, &values)?;
+            let mut write = self.request::<R>(
+                Cow::Borrowed(&kept.item),
+                guarded.as_ref(),
+                &current.values,
+                &values,
+            )?;
             write.idempotent = condition.is_none() && stable;
             Ok(Step::Send(write, kept))
         })
@@ -329,7 +379,7 @@ impl<E: Entity> Whole<'_, E> {
     /// sentinels from the values `held` to the ones it `holds`.
     fn request<R: Returning<E>>(
         &self,
-        item: &Item,
+        item: Cow<'_, Item>,
         condition: Option<&Condition<E>>,
         held: &[Option<String>],
         holds: &[Option<String>],

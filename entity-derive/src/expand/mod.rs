@@ -61,6 +61,8 @@ fn api(entity: &Entity) -> TokenStream {
     let ident = entity.ident;
     let bounds = key_bounds(entity);
     quote! {
+        // `CloneProbe`'s fallback, for `__DERIVED` (an anonymous import).
+        use #krate::__private::NotClone as _;
         #inherent
         #stages
         #fields
@@ -68,7 +70,7 @@ fn api(entity: &Entity) -> TokenStream {
         #[automatically_derived]
         impl #krate::Entity for #ident #bounds {
             #model
-            const __COMPOSED_KEYS: bool = true;
+            const __DERIVED: #krate::__private::Derived<Self> = #krate::__private::CloneProbe::<Self>::DERIVED;
             #item
             #unique_values
         }

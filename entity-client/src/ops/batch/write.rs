@@ -8,11 +8,8 @@ pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 use super::write_chunk::{Chunks, Pending};
 use crate::error::{Error, Result, ValidationError};
 use crate::keys::{KeyId, KeyRef};
-use crate::limits::{
-    check_item_key, check_primary_key, check_written, checked_as_written, BATCH_WRITE_CHUNK,
-};
-use crate::ops::managed::stored_as_converted;
-use crate::ops::managed::Mode;
+use crate::limits::{check_item_key, check_primary_key, check_written, BATCH_WRITE_CHUNK};
+use crate::ops::managed::{checks_as_written, Mode};
 use crate::rate_limit::RateLimit;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
@@ -105,9 +102,7 @@ fn put_request<E: WithoutUnique + WithoutVersion>(
     hasher: &KeyHasher,
     entity: &E,
 ) -> Result<Pending> {
-    let item = if const {
-        E::__COMPOSED_KEYS && stored_as_converted(E::MODEL) && checked_as_written(E::MODEL)
-    } {
+    let item = if const { checks_as_written::<E>() } {
         // Checked as it is written (keys written only by the derive's
         // composers): the item is not read again.
         let mut writer = ItemWriter::holding_table_key(E::MODEL);
