@@ -9,9 +9,12 @@
 //!   hand-written raw SDK program's (`bench::raw`), both through one fake
 //!   HTTP client that answers every request at once with a canned response
 //!   (`bench::fake_http`), so the figure is the client's and the SDK's work
-//!   alone: a batch write, single puts, gets, and a query's `all()` over a
-//!   page of events (target: at most 1.05x each);
-//! * **end to end**: the same four against the embedded server, which runs
+//!   alone: a batch write (with `put_all`, which builds every request
+//!   before sending any, and with `put_iter`, which converts each chunk's
+//!   entities as it builds the chunk, as the raw program does), single
+//!   puts, gets, and a query's `all()` over a page of events (target: at
+//!   most 1.05x each);
+//! * **end to end**: the same five against the embedded server, which runs
 //!   on a thread (and runtime) of its own, so the client thread's CPU is the
 //!   client's, the SDK's and the HTTP stack's (target: at most 1.05x);
 //!   wall time beside it for information.
@@ -183,15 +186,15 @@ fn fake(page: u32) -> FakeDynamo {
         .answer("Query", query.to_string())
 }
 
-/// The four calls, ours and the raw program's, through `client`: rows named
-/// `names` (batch write, put, get, query), those the plan wants. `server`
-/// times wall time too.
+/// The calls, ours and the raw program's, through `client`: rows named
+/// `names` (batch write with `put_all`, with `put_iter`, put, get, query),
+/// those the plan wants. `server` times wall time too.
 async fn calls(
     plan: &Plan,
     client: &Client,
     rounds: usize,
     batch: u32,
-    names: [&'static str; 4],
+    names: [&'static str; 5],
     server: bool,
 ) -> Vec<Row> {
     let (sdk, table) = (client.sdk(), client.table());
@@ -245,7 +248,31 @@ async fn calls(
         push(cpu, batch, names[0]);
     }
 
+    // `put_iter` converts each chunk's entities as the chunk is built, as
+    // the raw program does; `put_all` builds every request before sending
+    // any (so an error in one is the batch's, and nothing is sent).
     if plan.wants(names[1]) {
+        let cpu = cpu_rounds(
+            rounds,
+            |round| {
+                let events = batch_of("i", round);
+                wall(&walls[0], async move {
+                    let out = client.batch_write().put_iter(events).await.expect("batch");
+                    assert_eq!(out.written, batch as usize);
+                })
+            },
+            |round| {
+                let events = batch_of("j", round);
+                wall(&walls[1], async move {
+                    raw::batch_write(sdk, table, &events, in_flight).await;
+                })
+            },
+        )
+        .await;
+        push(cpu, batch, names[1]);
+    }
+
+    if plan.wants(names[2]) {
         let cpu = cpu_rounds(
             rounds,
             |round| {
@@ -266,10 +293,10 @@ async fn calls(
             },
         )
         .await;
-        push(cpu, singles, names[1]);
+        push(cpu, singles, names[2]);
     }
 
-    if plan.wants(names[2]) {
+    if plan.wants(names[3]) {
         let cpu = cpu_rounds(
             rounds,
             |_| {
@@ -290,12 +317,12 @@ async fn calls(
             },
         )
         .await;
-        push(cpu, singles, names[2]);
+        push(cpu, singles, names[3]);
     }
 
     // Without a server, the fake answers with its page whatever the
     // partition.
-    if plan.wants(names[3]) {
+    if plan.wants(names[4]) {
         let pk = Event::pk_of("b-0");
         let pk = &pk;
         let cpu = cpu_rounds(
@@ -317,7 +344,7 @@ async fn calls(
             },
         )
         .await;
-        push(cpu, batch, names[3]);
+        push(cpu, batch, names[4]);
     }
     rows
 }
@@ -379,6 +406,7 @@ fn main() {
         }
         let names = [
             "no server: batch write, per item",
+            "no server: batch put_iter, per item",
             "no server: put, per request",
             "no server: get, per request",
             "no server: query all, per item",
@@ -387,6 +415,7 @@ fn main() {
 
         let names = [
             "server: batch write, per item",
+            "server: batch put_iter, per item",
             "server: put, per request",
             "server: get, per request",
             "server: query all, per item",
