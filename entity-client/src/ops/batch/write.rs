@@ -255,6 +255,9 @@ impl<S: Scope> BatchWrite<S> {
         S: Reaches<E>,
     {
         self.primary.get_or_insert(&E::MODEL.primary);
+        // Room for the keys the stream says it holds at least (an
+        // iterator's length): the set does not grow as they come.
+        self.seen.reserve(entities.size_hint().0);
         let client = self.client.clone();
         let hasher = self.seen.hasher().clone();
         let converted = entities.map(move |entity| {
