@@ -853,22 +853,24 @@ pub struct Derived<T> {
 }
 
 impl<T> Derived<T> {
-    /// A hand-written `Entity`: its items are read back and checked, and
-    /// decoded to hand back.
+    /// A hand-written `Entity`: its items are read back and checked, and a
+    /// write hands back the entity decoded from the item it wrote.
     pub const HAND_WRITTEN: Self = Self {
         composed_keys: false,
         copy: None,
     };
 }
 
-/// `CloneProbe::<T>::DERIVED` is the derive's [`Derived`], with `copy`
+/// `CloneProbe::<T>::__ENTITY_DERIVED` is the derive's [`Derived`], with `copy`
 /// `Some(T::clone)` when `T: Clone` (this inherent constant) and `None`
 /// otherwise ([`NotClone`]'s, which a path reaches only when the inherent
-/// one does not apply). The derive brings `NotClone` into scope.
+/// one does not apply). The derive brings `NotClone` into scope. It tells
+/// only of a concrete `T`: where `T` is generic the bound cannot be proven
+/// and the fallback applies (derived entities are never generic).
 pub struct CloneProbe<T>(std::marker::PhantomData<T>);
 
 impl<T: Clone> CloneProbe<T> {
-    pub const DERIVED: Derived<T> = Derived {
+    pub const __ENTITY_DERIVED: Derived<T> = Derived {
         composed_keys: true,
         copy: Some(T::clone),
     };
@@ -876,7 +878,7 @@ impl<T: Clone> CloneProbe<T> {
 
 /// The fallback of [`CloneProbe`]: no copy.
 pub trait NotClone<T> {
-    const DERIVED: Derived<T> = Derived {
+    const __ENTITY_DERIVED: Derived<T> = Derived {
         composed_keys: true,
         copy: None,
     };

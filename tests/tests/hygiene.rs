@@ -462,3 +462,41 @@ fn a_query_stage_debugs_as_its_access_pattern() {
         "{text}"
     );
 }
+
+/// `Clone` entities, whose derive finds `Clone::clone` at compile time:
+/// no import it brings goes unused, with the crate named by the user too,
+/// declared in a function's body, or beside a trait of the user's, for
+/// every type, with constants named like the probe's.
+mod probed {
+    use entity_client::Entity;
+
+    pub trait Named {
+        const DERIVED: bool = true;
+        const COPY: bool = true;
+    }
+    impl<T> Named for T {}
+
+    #[derive(Entity, Clone, Debug, PartialEq)]
+    #[entity(schema = "hygiene", crate = "::entity_client")]
+    #[pk(id)]
+    pub struct Copied {
+        pub id: String,
+    }
+
+    #[derive(Entity, Debug, PartialEq)]
+    #[entity(schema = "hygiene", crate = "::entity_client")]
+    #[pk(id)]
+    pub struct NotCopied {
+        pub id: String,
+    }
+
+    pub fn declared_in_a_body() -> &'static str {
+        #[derive(Entity, Clone)]
+        #[entity(schema = "hygiene")]
+        #[pk(id)]
+        struct Inner {
+            id: String,
+        }
+        Inner::MODEL.name
+    }
+}

@@ -31,8 +31,10 @@ pub(crate) enum Mode {
 pub(crate) struct Stamped<E> {
     pub item: Item,
     /// The entity as stored; for an entity stored as it converts, `None`
-    /// (the item decodes to it) or a clone of the caller's value (a `Clone`
-    /// entity's put).
+    /// (the item decodes to it) or a clone of the caller's value (the put,
+    /// create or upsert of a `Clone` entity, whose blind write then hands
+    /// `item` to its request, leaving it empty: `into_entity` takes the
+    /// clone).
     pub entity: Option<E>,
     /// For a versioned entity: the version the write expects the stored
     /// item to have (0: that there is none).

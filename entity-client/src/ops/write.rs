@@ -24,10 +24,10 @@ use std::marker::PhantomData;
 /// A whole-item write: `put` replaces the item, `create` fails if it
 /// exists. `.await` returns the entity as stored (generated ids,
 /// timestamps and version filled in). An entity with nothing to fill in
-/// (no managed fields, TTL, soft delete or encryption) whose type is
-/// `Clone` comes back as a clone of the value written, rather than decoded
-/// from its item: the same value, unless a field's conversion loses
-/// something.
+/// (no managed fields or unique values, TTL, soft delete, encrypted or
+/// signed fields) whose type is `Clone` comes back as a clone of the value
+/// written, rather than decoded from its item: the same value, unless a
+/// field's conversion loses something.
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity};

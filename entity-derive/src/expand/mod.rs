@@ -70,7 +70,7 @@ fn api(entity: &Entity) -> TokenStream {
         #[automatically_derived]
         impl #krate::Entity for #ident #bounds {
             #model
-            const __DERIVED: #krate::__private::Derived<Self> = #krate::__private::CloneProbe::<Self>::DERIVED;
+            const __DERIVED: #krate::__private::Derived<Self> = #krate::__private::CloneProbe::<Self>::__ENTITY_DERIVED;
             #item
             #unique_values
         }
