@@ -238,8 +238,12 @@ pub(crate) async fn send(client: &Client, mut write: SingleWrite) -> Result<Opti
         write.expressions = guard.render(std::mem::take(&mut write.expressions));
     }
     let result = match route {
-        Route::Plain => single_call(client, write, false).await,
-        Route::AtMostOnce => single_call(client, write, true).await,
+        // Sent once, as the SDK retries it (awaited here rather than
+        // through another future: each one made copies the SDK's inside).
+        Route::Plain => single_attempt(client, write, false)
+            .await
+            .map_err(Attempt::into_error),
+        Route::AtMostOnce => at_most_once_call(client, write).await,
         Route::Transaction => transaction(client, write).await.map(|()| None),
     };
     match identity {
@@ -248,27 +252,20 @@ pub(crate) async fn send(client: &Client, mut write: SingleWrite) -> Result<Opti
     }
 }
 
-/// Sends one PutItem, UpdateItem or DeleteItem.
-async fn single_call(
-    client: &Client,
-    write: SingleWrite,
-    at_most_once: bool,
-) -> Result<Option<Item>> {
+/// Sends one PutItem, UpdateItem or DeleteItem that must not be applied
+/// twice: without the SDK's retries, resending (under the batch policy)
+/// only what a throttle refused, which applied nothing.
+async fn at_most_once_call(client: &Client, write: SingleWrite) -> Result<Option<Item>> {
     // The SDK consumes what it sends: an attempt that may be followed by
     // another sends a copy, the last one the write itself.
     let policy = client.inner.batch;
-    let attempts = if at_most_once {
-        policy.max_attempts.max(1)
-    } else {
-        1
-    };
-    for attempt in 1..attempts {
-        match single_attempt(client, write.attempt_copy(), at_most_once).await {
+    for attempt in 1..policy.max_attempts.max(1) {
+        match single_attempt(client, write.attempt_copy(), true).await {
             Err(Attempt::Throttled(_)) => tokio::time::sleep(policy.backoff(attempt)).await,
             other => return other.map_err(Attempt::into_error),
         }
     }
-    single_attempt(client, write, at_most_once)
+    single_attempt(client, write, true)
         .await
         .map_err(Attempt::into_error)
 }
