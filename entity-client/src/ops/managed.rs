@@ -8,6 +8,7 @@
 
 use super::and;
 use crate::error::{Error, Result};
+use crate::keys::KeyRef;
 use crate::limits::{check_written, checked_as_written};
 use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -83,13 +84,17 @@ pub(crate) const fn checks_as_written<E: Entity>() -> bool {
 }
 
 /// [`stamp`] for an entity that [`checks_as_written`]: its item, written by
-/// a checking writer, and whether it passed DynamoDB's limits on the way
-/// (`false` when the writer cannot tell: check the item).
-pub(crate) fn stamp_checked<E: Entity>(entity: &E) -> Result<(Stamped<E>, bool)> {
+/// a checking writer, and `on_key` of its table key when it passed
+/// DynamoDB's limits on the way (`None` when the writer cannot tell: check
+/// the item).
+pub(crate) fn stamp_checked<E: Entity, T>(
+    entity: &E,
+    on_key: impl FnOnce(KeyRef<'_>) -> T,
+) -> Result<(Stamped<E>, Option<T>)> {
     let mut writer = ItemWriter::holding_table_key(E::MODEL);
     entity.write_item(&mut writer)?;
-    let checked = check_written(E::MODEL, &writer)?.is_some();
-    Ok((Stamped::unstamped(writer.finish()), checked))
+    let key = check_written(E::MODEL, &writer)?.map(on_key);
+    Ok((Stamped::unstamped(writer.finish()), key))
 }
 
 /// Stamps `entity`'s managed fields for a write of kind `mode`.

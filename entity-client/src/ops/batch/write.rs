@@ -8,15 +8,14 @@ pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
 use super::write_chunk::{Chunks, Pending};
 use crate::error::{Error, Result, ValidationError};
 use crate::keys::{KeyId, KeyRef};
-use crate::limits::{check_item_key, check_primary_key, check_written, BATCH_WRITE_CHUNK};
-use crate::ops::managed::{checks_as_written, Mode};
+use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
+use crate::ops::managed::{checks_as_written, stamp_checked, Mode};
 use crate::rate_limit::RateLimit;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{
-    Entity, IndexModel, Item, ItemWriter, PrimaryKey, WithoutSoftDelete, WithoutUnique,
-    WithoutVersion,
+    Entity, IndexModel, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
 };
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 
@@ -105,13 +104,10 @@ fn put_request<E: WithoutUnique + WithoutVersion>(
     let item = if const { checks_as_written::<E>() } {
         // Checked as it is written (keys written only by the derive's
         // composers): the item is not read again.
-        let mut writer = ItemWriter::holding_table_key(E::MODEL);
-        entity.write_item(&mut writer)?;
-        if let Some(key) = check_written(E::MODEL, &writer)? {
-            let key = hasher.hash(key);
-            return pending::<E>(writer.finish(), key);
+        match stamp_checked(entity, |key| hasher.hash(key))? {
+            (stamped, Some(key)) => return pending::<E>(stamped.item, key),
+            (stamped, None) => stamped.item,
         }
-        writer.finish()
     } else {
         crate::ops::managed::stamp(client, entity, Mode::Replace)?.item
     };
