@@ -304,3 +304,58 @@ async fn an_error_in_the_builder_still_stops_the_batch_before_sending() {
     );
     assert!(scan_raw(&p.table.client).await.is_empty());
 }
+
+#[tokio::test]
+async fn refusals_keep_their_positions_across_streams_that_wait() {
+    let p = proxied(8).await;
+    // A chunk built of the builder's request and what follows it: the
+    // iterator's entities 10 to 39 are refused (more than a chunk holds), so
+    // its first chunk is filled from the next stream, which waits before
+    // each entity and refuses its sixth (position 40 + 5).
+    let nan = |mut t: Task| {
+        t.estimate = Some(f64::NAN);
+        t
+    };
+    let first = (0..40).map(move |i| match i {
+        10..40 => nan(task_no(i)),
+        _ => task_no(i),
+    });
+    let second = futures::stream::iter(100..130).then(move |i| async move {
+        tokio::task::yield_now().await;
+        match i {
+            105 => nan(task_no(i)),
+            _ => task_no(i),
+        }
+    });
+    let out = p
+        .client
+        .batch_write()
+        .put(&task_no(1000))
+        .put_iter(first)
+        .put_stream(second)
+        .await
+        .unwrap();
+
+    let mut positions: Vec<usize> = out.refused.iter().map(|r| r.position).collect();
+    positions.sort_unstable();
+    let want: Vec<usize> = (10..40).chain([45]).collect();
+    assert_eq!(positions, want);
+    assert!(out
+        .refused
+        .iter()
+        .all(|r| matches!(r.error, Error::Encode(_))));
+    assert!(out.unprocessed.is_empty() && out.errors.is_empty());
+    assert_eq!(out.written, 1 + 10 + 29);
+    assert_eq!(accounted(&out), 1 + 40 + 30);
+    let stored: Vec<Task> = [1000]
+        .into_iter()
+        .chain(0..10)
+        .chain((100..130).filter(|&i| i != 105))
+        .map(task_no)
+        .collect();
+    assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&stored));
+    let counts = p.proxy.faults().counts(Operation::BatchWriteItem);
+    assert_eq!(counts.batch_items_forwarded, 40);
+    // 40 requests in full chunks of 25: two requests, none of them empty.
+    assert_eq!(counts.received, 2);
+}

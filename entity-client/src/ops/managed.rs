@@ -47,7 +47,7 @@ pub(crate) struct Stamped<E> {
 
 impl<E: Entity> Stamped<E> {
     /// An item stored as it is: nothing stamped.
-    fn unstamped(item: Item) -> Self {
+    pub(crate) fn unstamped(item: Item) -> Self {
         Self {
             item,
             entity: None,
@@ -76,25 +76,25 @@ pub(crate) const fn stored_as_converted(model: &EntityModel) -> bool {
 }
 
 /// Whether a whole-item write of `E` is checked against DynamoDB's limits
-/// as its item is written ([`stamp_checked`]): it is stored as it converts,
+/// as its item is written ([`write_checked`]): it is stored as it converts,
 /// its keys are written only by the derive's composers, and its limits can
 /// be told from the writer ([`checked_as_written`]).
 pub(crate) const fn checks_as_written<E: Entity>() -> bool {
     E::__DERIVED.composed_keys && stored_as_converted(E::MODEL) && checked_as_written(E::MODEL)
 }
 
-/// [`stamp`] for an entity that [`checks_as_written`]: its item, written by
-/// a checking writer, and `on_key` of its table key when it passed
-/// DynamoDB's limits on the way (`None` when the writer cannot tell: check
-/// the item).
-pub(crate) fn stamp_checked<E: Entity, T>(
+/// [`stamp`] for an entity that [`checks_as_written`] (which stamps
+/// nothing): its item, written by a checking writer, and `on_key` of its
+/// table key when it passed DynamoDB's limits on the way (`None` when the
+/// writer cannot tell: check the item).
+pub(crate) fn write_checked<E: Entity, T>(
     entity: &E,
     on_key: impl FnOnce(KeyRef<'_>) -> T,
-) -> Result<(Stamped<E>, Option<T>)> {
+) -> Result<(Item, Option<T>)> {
     let mut writer = ItemWriter::holding_table_key(E::MODEL);
     entity.write_item(&mut writer)?;
     let key = check_written(E::MODEL, &writer)?.map(on_key);
-    Ok((Stamped::unstamped(writer.finish()), key))
+    Ok((writer.finish(), key))
 }
 
 /// Stamps `entity`'s managed fields for a write of kind `mode`.

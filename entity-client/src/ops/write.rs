@@ -81,8 +81,8 @@ impl Client {
         // Decided per entity at compile time: an item checked against the
         // limits as it is written is not read again when sent.
         let (mut stamped, checked) = match const { managed::checks_as_written::<E>() } {
-            true => match managed::stamp_checked(entity, |_| ()) {
-                Ok((stamped, checked)) => (Ok(stamped), checked.is_some()),
+            true => match managed::write_checked(entity, |_| ()) {
+                Ok((item, checked)) => (Ok(Stamped::unstamped(item)), checked.is_some()),
                 Err(e) => (Err(e), false),
             },
             false => (managed::stamp(self, entity, mode), false),

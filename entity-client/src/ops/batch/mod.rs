@@ -6,12 +6,12 @@
 //! in the output: nothing is dropped. (ElectroDB returns unprocessed items
 //! unretried; dynamodb-toolbox retries without backoff.)
 //!
-//! Requests are moved, never copied: chunks are cut from the caller's
-//! requests, and each retry sends exactly what the server handed back. A
-//! batch write can also take its entities from an iterator or a `Stream`,
-//! converting each as its chunk is cut (`stream_chunks`), so only the
-//! chunks in flight are held in memory. A
-//! batch that fails as a whole (DynamoDB throttles a batch whose every item
+//! Requests are moved, never copied: a batch get cuts its chunks from the
+//! caller's keys, a batch write builds each request straight into its
+//! chunk, and each retry sends exactly what the server handed back. A batch
+//! write can also take its entities from an iterator or a `Stream`,
+//! converting each as its chunk is built, so only the chunks in flight are
+//! held in memory. A batch that fails as a whole (DynamoDB throttles a batch whose every item
 //! is throttled with `ProvisionedThroughputExceededException`) is resent by
 //! the SDK, which keeps the serialized request, with its attempts and
 //! backoff set from the same policy for batch requests
@@ -25,7 +25,6 @@ mod write_chunk;
 
 use crate::error::Error;
 use crate::BatchPolicy;
-use futures::stream::{self, Stream, StreamExt};
 use std::future::Future;
 
 /// How one chunk ended.
@@ -86,34 +85,6 @@ pub(crate) fn chunks<T>(items: Vec<T>, size: usize) -> impl Iterator<Item = Vec<
     })
 }
 
-/// `items` cut into chunks of up to `size` as they arrive, so no more than
-/// one chunk is built ahead of what the consumer has taken. An `Err` passes
-/// through on its own, as it arrives; the chunk being built waits for it.
-pub(crate) fn stream_chunks<T, E>(
-    items: impl Stream<Item = Result<T, E>> + Unpin,
-    size: usize,
-) -> impl Stream<Item = Result<Vec<T>, E>> {
-    let size = size.max(1);
-    stream::unfold(
-        (items.fuse(), Vec::new()),
-        move |(mut items, mut chunk)| async move {
-            loop {
-                match items.next().await {
-                    Some(Ok(item)) => {
-                        chunk.push(item);
-                        if chunk.len() == size {
-                            return Some((Ok(chunk), (items, Vec::with_capacity(size))));
-                        }
-                    }
-                    Some(Err(error)) => return Some((Err(error), (items, chunk))),
-                    None if chunk.is_empty() => return None,
-                    None => return Some((Ok(chunk), (items, Vec::new()))),
-                }
-            }
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,24 +104,6 @@ mod tests {
         let cut: Vec<Vec<u32>> = chunks((0..7).collect(), 3).collect();
         assert_eq!(cut, [vec![0, 1, 2], vec![3, 4, 5], vec![6]]);
         assert_eq!(chunks(Vec::<u32>::new(), 3).count(), 0);
-    }
-
-    #[tokio::test]
-    async fn stream_chunks_are_full_and_errors_pass_between_them() {
-        let items = stream::iter([Ok(0), Ok(1), Err("a"), Ok(2), Ok(3), Ok(4), Err("b")]);
-        let cut: Vec<Result<Vec<u32>, &str>> = stream_chunks(items, 2).collect().await;
-        assert_eq!(
-            cut,
-            [
-                Ok(vec![0, 1]),
-                Err("a"),
-                Ok(vec![2, 3]),
-                Err("b"),
-                Ok(vec![4])
-            ]
-        );
-        let none = stream::iter(Vec::<Result<u32, ()>>::new());
-        assert_eq!(stream_chunks(none, 2).count().await, 0);
     }
 
     #[tokio::test]

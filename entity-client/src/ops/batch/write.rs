@@ -2,22 +2,23 @@
 //! the builder's own requests or streamed from an iterator or a `Stream` of
 //! entities, converted as their chunk is built.
 
-use super::seen::{KeyHasher, SeenKeys};
-use super::stream_chunks;
+use super::seen::SeenKeys;
 pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
-use super::write_chunk::{Chunks, Pending};
+use super::write_chunk::{Chunk, Chunks, NamedKey};
 use crate::error::{Error, Result, ValidationError};
-use crate::keys::{KeyId, KeyRef};
+use crate::keys::KeyRef;
 use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
-use crate::ops::managed::{checks_as_written, stamp_checked, Mode};
+use crate::ops::managed::{checks_as_written, write_checked, Mode};
 use crate::rate_limit::RateLimit;
 use crate::scoping::{CrossTenant, Reaches, Scope, Unscoped};
 use crate::Client;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use entity_core::{
-    Entity, IndexModel, Item, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+    Entity, IndexModel, PrimaryKey, WithoutSoftDelete, WithoutUnique, WithoutVersion,
 };
-use futures::stream::{self, BoxStream, Stream, StreamExt};
+use futures::stream::{self, Stream, StreamExt};
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
 
 /// A BatchWriteItem of puts and deletes of any entities.
 ///
@@ -46,19 +47,17 @@ pub struct BatchWrite<S = Unscoped> {
     /// The scope of the client that started it: the plain client's, or
     /// `cross_tenant()`'s (a tenant's batch is a `TenantBatchWrite`).
     scope: std::marker::PhantomData<S>,
-    /// What `put`, `put_all` and `delete` built, sent first.
-    requests: Vec<Pending>,
+    /// What `put`, `put_all` and `delete` built, sent first: full chunks,
+    /// but for the last.
+    built: Vec<Chunk>,
     /// What `put_iter` and `put_stream` will convert, in order, after them.
-    streams: Vec<BoxStream<'static, Streamed>>,
+    sources: Vec<Box<dyn Source>>,
     /// Every key named so far: a repeat is refused (DynamoDB would).
     seen: SeenKeys,
     /// How the table is keyed (every entity of a table keys it alike).
     primary: Option<&'static IndexModel>,
     error: Option<Error>,
 }
-
-/// A streamed entity converted, or the entity's name and why not.
-type Streamed = std::result::Result<Pending, (&'static str, Error)>;
 
 impl Client {
     /// Starts a batch of puts and deletes, of any entities.
@@ -80,8 +79,8 @@ impl<S: Scope> Client<S> {
         BatchWrite {
             client: self.unscoped(),
             scope: std::marker::PhantomData,
-            requests: Vec::new(),
-            streams: Vec::new(),
+            built: Vec::new(),
+            sources: Vec::new(),
             seen: SeenKeys::default(),
             primary: None,
             error: None,
@@ -93,68 +92,84 @@ fn invalid(e: impl std::fmt::Display) -> Error {
     ValidationError::InvalidRequest(e.to_string()).into()
 }
 
-/// A whole item's put, with its managed fields stamped as `put` stamps them
-/// (`created_at` kept as the entity holds it, or now when unset), and the
-/// hash of its table key.
-fn put_request<E: WithoutUnique + WithoutVersion>(
+/// Builds into `chunk` a whole item's put, with its managed fields stamped
+/// as `put` stamps them (`created_at` kept as the entity holds it, or now
+/// when unset), and refuses a key the batch has named.
+fn put_into<E: WithoutUnique + WithoutVersion>(
     client: &Client,
-    hasher: &KeyHasher,
+    seen: &mut SeenKeys,
+    chunk: &mut Chunk,
     entity: &E,
-) -> Result<Pending> {
-    let item = if const { checks_as_written::<E>() } {
+) -> Result<()> {
+    let name = E::MODEL.name;
+    let (item, named) = if const { checks_as_written::<E>() } {
         // Checked as it is written (keys written only by the derive's
         // composers): the item is not read again.
-        match stamp_checked(entity, |key| hasher.hash(key))? {
-            (stamped, Some(key)) => return pending::<E>(stamped.item, key),
-            (stamped, None) => stamped.item,
-        }
+        let (item, named) = write_checked(entity, |key| name_key(seen, chunk, name, key))?;
+        (item, named.transpose()?)
     } else {
-        crate::ops::managed::stamp(client, entity, Mode::Replace)?.item
+        let stamped = crate::ops::managed::stamp(client, entity, Mode::Replace)?;
+        (stamped.item, None)
     };
-    let key = match check_item_key(E::MODEL, &item)? {
-        Some(key) => hasher.hash(key),
-        // Only a hand-written `write_item` leaves the table key out: the
-        // key the entity composes stands for it.
-        None => hasher.hash(KeyId::of(&entity.primary_key()).borrowed()),
+    let named = match named {
+        Some(named) => named,
+        None => match check_item_key(E::MODEL, &item)? {
+            Some(key) => name_key(seen, chunk, name, key)?,
+            // Only a hand-written `write_item` leaves the table key out: the
+            // key the entity composes stands for it.
+            None => name_key(seen, chunk, name, KeyRef::of(&entity.primary_key()))?,
+        },
     };
-    pending::<E>(item, key)
-}
-
-/// The put of `item`, whose table key hashes to `key`.
-fn pending<E: Entity>(item: Item, key: u64) -> Result<Pending> {
     let put = PutRequest::builder()
         .set_item(Some(item))
         .build()
         .map_err(invalid)?;
-    Ok(Pending {
-        key,
-        entity: E::MODEL.name,
-        request: WriteRequest::builder().put_request(put).build(),
-    })
+    chunk.push(named, WriteRequest::builder().put_request(put).build());
+    Ok(())
+}
+
+/// The last chunk of `chunks`, or a new one when it is full.
+fn open_chunk(chunks: &mut Vec<Chunk>) -> &mut Chunk {
+    if chunks.last().is_none_or(Chunk::is_full) {
+        chunks.push(Chunk::new());
+    }
+    let last = chunks.len() - 1;
+    &mut chunks[last]
+}
+
+/// Notes a key the batch names (refused if it named it already), copied
+/// into the chunk whose request names it.
+fn name_key(
+    seen: &mut SeenKeys,
+    chunk: &mut Chunk,
+    entity: &'static str,
+    key: KeyRef<'_>,
+) -> Result<NamedKey> {
+    seen.insert(key)?;
+    Ok(chunk.copy_key(entity, key))
 }
 
 impl<S: Scope> BatchWrite<S> {
-    fn push<E: Entity>(mut self, request: Result<Pending>) -> Self {
-        self.add::<E>(request);
-        self
-    }
-
-    /// Adds a request built now, refusing a repeated key; the first error
-    /// is the batch's.
-    fn add<E: Entity>(&mut self, request: Result<Pending>) {
-        let primary = &E::MODEL.primary;
-        let request = request.and_then(|pending| {
-            let describe = || pending.describe_key(primary);
-            self.seen.insert_hash(pending.key, describe)?;
-            Ok(pending)
-        });
-        match request {
-            Ok(pending) => {
-                self.primary.get_or_insert(primary);
-                self.requests.push(pending);
+    /// Builds a request now (`build` adds it to the chunk it is given); the
+    /// first error is the batch's.
+    fn build<E: Entity>(
+        &mut self,
+        build: impl FnOnce(&Client, &mut SeenKeys, &mut Chunk) -> Result<()>,
+    ) {
+        let Self {
+            client,
+            built,
+            seen,
+            primary,
+            error,
+            ..
+        } = self;
+        match build(client, seen, open_chunk(built)) {
+            Ok(()) => {
+                primary.get_or_insert(&E::MODEL.primary);
             }
             Err(e) => {
-                self.error.get_or_insert(e);
+                error.get_or_insert(e);
             }
         }
     }
@@ -165,12 +180,12 @@ impl<S: Scope> BatchWrite<S> {
     /// BatchWriteItem takes no conditions, so entities with an
     /// optimistic-lock version or unique constraints are refused at compile
     /// time: write those one by one or in a transaction.
-    pub fn put<E: WithoutUnique + WithoutVersion>(self, entity: &E) -> Self
+    pub fn put<E: WithoutUnique + WithoutVersion>(mut self, entity: &E) -> Self
     where
         S: Reaches<E>,
     {
-        let request = put_request(&self.client, self.seen.hasher(), entity);
-        self.push::<E>(request)
+        self.build::<E>(|client, seen, chunk| put_into(client, seen, chunk, entity));
+        self
     }
 
     /// Writes many whole items, building every request now. For a large
@@ -185,11 +200,10 @@ impl<S: Scope> BatchWrite<S> {
     {
         let entities = entities.into_iter();
         let (expected, _) = entities.size_hint();
-        self.requests.reserve(expected);
+        self.built.reserve(expected.div_ceil(BATCH_WRITE_CHUNK));
         self.seen.reserve(expected);
         for entity in entities {
-            let request = put_request(&self.client, self.seen.hasher(), entity);
-            self.add::<E>(request);
+            self.build::<E>(|client, seen, chunk| put_into(client, seen, chunk, entity));
         }
         self
     }
@@ -206,14 +220,16 @@ impl<S: Scope> BatchWrite<S> {
     /// assert_eq!(out.written, 100_000);
     /// # Ok(()) }
     /// ```
-    pub fn put_iter<E, I>(self, entities: I) -> Self
+    pub fn put_iter<E, I>(mut self, entities: I) -> Self
     where
         E: WithoutUnique + WithoutVersion + Send + 'static,
         I: IntoIterator<Item = E>,
         I::IntoIter: Send + 'static,
         S: Reaches<E>,
     {
-        self.put_stream(stream::iter(entities))
+        let entities = entities.into_iter();
+        self.add_source::<E>(entities.size_hint().0, FromIter(entities));
+        self
     }
 
     /// Writes the entities of a stream, polled only as chunks are sent:
@@ -250,17 +266,16 @@ impl<S: Scope> BatchWrite<S> {
         St: Stream<Item = E> + Send + 'static,
         S: Reaches<E>,
     {
-        self.primary.get_or_insert(&E::MODEL.primary);
-        // Room for the keys the stream says it holds at least (an
-        // iterator's length): the set does not grow as they come.
-        self.seen.reserve(entities.size_hint().0);
-        let client = self.client.clone();
-        let hasher = self.seen.hasher().clone();
-        let converted = entities.map(move |entity| {
-            put_request(&client, &hasher, &entity).map_err(|error| (E::MODEL.name, error))
-        });
-        self.streams.push(converted.boxed());
+        self.add_source::<E>(entities.size_hint().0, FromStream(Box::pin(entities)));
         self
+    }
+
+    fn add_source<E: Entity>(&mut self, expected: usize, source: impl Source + 'static) {
+        self.primary.get_or_insert(&E::MODEL.primary);
+        // Room for the keys the source says it holds at least (an
+        // iterator's length): the set does not grow as they come.
+        self.seen.reserve(expected);
+        self.sources.push(Box::new(source));
     }
 
     /// Holds this batch to `limit` instead of the client's
@@ -304,27 +319,29 @@ impl<S: Scope> BatchWrite<S> {
     }
 
     /// A DeleteRequest of the item with this key.
-    fn delete_request<E: Entity>(self, key: PrimaryKey<E>) -> Self {
-        let request = check_primary_key(&key).map_err(Error::from).and_then(|()| {
+    fn delete_request<E: Entity>(mut self, key: PrimaryKey<E>) -> Self {
+        self.build::<E>(|_, seen, chunk| {
+            check_primary_key(&key)?;
+            let named = name_key(seen, chunk, E::MODEL.name, KeyRef::of(&key))?;
             let delete = DeleteRequest::builder()
                 .set_key(Some(key.to_item()))
                 .build()
                 .map_err(invalid)?;
-            Ok(Pending {
-                key: self.seen.hasher().hash(KeyRef::of(&key)),
-                entity: E::MODEL.name,
-                request: WriteRequest::builder().delete_request(delete).build(),
-            })
+            chunk.push(
+                named,
+                WriteRequest::builder().delete_request(delete).build(),
+            );
+            Ok(())
         });
-        self.push::<E>(request)
+        self
     }
 
     async fn send(self) -> Result<BatchWriteOutput> {
         let BatchWrite {
             client,
-            requests,
-            streams,
-            mut seen,
+            built,
+            sources,
+            seen,
             primary,
             error,
             ..
@@ -336,47 +353,143 @@ impl<S: Scope> BatchWrite<S> {
         let Some(primary) = primary else {
             return Ok(BatchWriteOutput::empty());
         };
-        let streamed =
-            stream::iter(streams)
-                .flatten()
-                .enumerate()
-                .map(move |(position, streamed)| {
-                    streamed
-                        .and_then(|pending| {
-                            let describe = || pending.describe_key(primary);
-                            match seen.insert_hash(pending.key, describe) {
-                                Ok(()) => Ok(pending),
-                                Err(repeat) => Err((pending.entity, repeat.into())),
-                            }
-                        })
-                        .map_err(|(entity, error)| RefusedWrite {
-                            position,
-                            entity,
-                            error,
-                        })
-                });
-        let pending = stream::iter(requests).map(Ok).chain(streamed);
+        let mut cutting = Cutting {
+            client: client.clone(),
+            built: built.into_iter(),
+            sources: sources.into_iter(),
+            open: None,
+            seen,
+            position: 0,
+        };
         let chunks = Chunks {
             client: &client,
             table,
             primary,
         };
-        let output = stream_chunks(pending, BATCH_WRITE_CHUNK)
-            .map(|chunk| async move {
-                match chunk {
-                    Ok(chunk) => chunks.write(chunk).await,
-                    Err(refused) => BatchWriteOutput {
-                        refused: vec![refused],
-                        ..BatchWriteOutput::empty()
-                    },
-                }
-            })
+        let mut output = BatchWriteOutput::empty();
+        stream::poll_fn(move |cx| cutting.poll_chunk(cx))
+            .map(|chunk| chunks.write(chunk))
             .buffer_unordered(client.inner.batch.concurrency.max(1))
-            .fold(BatchWriteOutput::empty(), |output, chunk| async move {
-                output.merge(chunk)
+            .for_each(|chunk| {
+                output.merge(chunk);
+                std::future::ready(())
             })
             .await;
         Ok(output)
+    }
+}
+
+/// Where `put_iter` and `put_stream` take their entities from, as chunks
+/// are built.
+trait Source: Send {
+    /// Builds entities into `into`'s chunk until it is full
+    /// (`Ready(false)`) or the source has none left (`Ready(true)`).
+    fn poll_fill(&mut self, cx: &mut Context<'_>, into: &mut Filling<'_>) -> Poll<bool>;
+}
+
+/// The entities of an iterator, taken as a chunk is built.
+struct FromIter<I>(I);
+
+/// The entities of a stream, polled as a chunk is built.
+struct FromStream<St>(Pin<Box<St>>);
+
+impl<E, I> Source for FromIter<I>
+where
+    E: WithoutUnique + WithoutVersion,
+    I: Iterator<Item = E> + Send,
+{
+    fn poll_fill(&mut self, _: &mut Context<'_>, into: &mut Filling<'_>) -> Poll<bool> {
+        while !into.chunk.is_full() {
+            match self.0.next() {
+                Some(entity) => into.put(&entity),
+                None => return Poll::Ready(true),
+            }
+        }
+        Poll::Ready(false)
+    }
+}
+
+impl<E, St> Source for FromStream<St>
+where
+    E: WithoutUnique + WithoutVersion,
+    St: Stream<Item = E> + Send,
+{
+    fn poll_fill(&mut self, cx: &mut Context<'_>, into: &mut Filling<'_>) -> Poll<bool> {
+        while !into.chunk.is_full() {
+            match ready!(self.0.as_mut().poll_next(cx)) {
+                Some(entity) => into.put(&entity),
+                None => return Poll::Ready(true),
+            }
+        }
+        Poll::Ready(false)
+    }
+}
+
+/// The chunk a [`Source`] builds into, and what its entities are checked
+/// against.
+struct Filling<'a> {
+    client: &'a Client,
+    seen: &'a mut SeenKeys,
+    chunk: &'a mut Chunk,
+    /// The position of the next streamed entity.
+    position: &'a mut usize,
+}
+
+impl Filling<'_> {
+    /// Builds an entity's put, or refuses the entity.
+    fn put<E: WithoutUnique + WithoutVersion>(&mut self, entity: &E) {
+        let position = *self.position;
+        *self.position += 1;
+        if let Err(error) = put_into(self.client, self.seen, self.chunk, entity) {
+            self.chunk.refuse(RefusedWrite {
+                position,
+                entity: E::MODEL.name,
+                error,
+            });
+        }
+    }
+}
+
+/// A batch's chunks, cut as they are sent: those `put`, `put_all` and
+/// `delete` built, then the last of them (if not full) and new ones filled
+/// from the sources, in order.
+struct Cutting {
+    client: Client,
+    built: std::vec::IntoIter<Chunk>,
+    sources: std::vec::IntoIter<Box<dyn Source>>,
+    /// The chunk being filled from `sources`.
+    open: Option<Chunk>,
+    seen: SeenKeys,
+    position: usize,
+}
+
+impl Cutting {
+    fn poll_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Option<Chunk>> {
+        loop {
+            let open = match &mut self.open {
+                Some(open) => open,
+                None => match self.built.next() {
+                    Some(chunk) if chunk.is_full() => return Poll::Ready(Some(chunk)),
+                    Some(last) => self.open.insert(last),
+                    None => self.open.insert(Chunk::new()),
+                },
+            };
+            let Some(source) = self.sources.as_mut_slice().first_mut() else {
+                // Nothing left to fill it from.
+                return Poll::Ready(self.open.take().filter(|chunk| !chunk.is_empty()));
+            };
+            let mut into = Filling {
+                client: &self.client,
+                seen: &mut self.seen,
+                chunk: open,
+                position: &mut self.position,
+            };
+            if ready!(source.poll_fill(cx, &mut into)) {
+                self.sources.next();
+            } else {
+                return Poll::Ready(self.open.take());
+            }
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 use super::until_processed;
 use crate::error::{from_sdk, Error};
 use crate::keys::{KeyId, KeyRef};
+use crate::limits::BATCH_WRITE_CHUNK;
 use crate::rate_limit::Kind;
 use crate::Client;
 use aws_sdk_dynamodb::types::WriteRequest;
@@ -76,31 +77,58 @@ impl BatchWriteOutput {
         }
     }
 
-    pub(super) fn merge(mut self, other: Self) -> Self {
+    pub(super) fn merge(&mut self, other: Self) {
         self.written = self.written.saturating_add(other.written);
         self.unprocessed.extend(other.unprocessed);
         self.errors.extend(other.errors);
         self.refused.extend(other.refused);
-        self
     }
 }
 
-/// A write ready to send.
-pub(super) struct Pending {
-    /// The hash of the table key it names (the batch's
-    /// [`KeyHasher`](super::seen::KeyHasher)).
-    pub key: u64,
-    /// The entity that named it.
-    pub entity: &'static str,
-    pub request: WriteRequest,
+/// Up to 25 requests of a batch write, built one after another, with the
+/// table key of each copied as it is built (the SDK consumes what it sends,
+/// and a request that fails as a whole reports its keys), and the streamed
+/// entities refused while the chunk was built.
+pub(super) struct Chunk {
+    requests: Vec<WriteRequest>,
+    named: Named,
+    refused: Vec<RefusedWrite>,
 }
 
-impl Pending {
-    /// The table key it names, for a message.
-    pub(super) fn describe_key(&self, primary: &IndexModel) -> String {
-        request_item(&self.request)
-            .and_then(|item| KeyRef::of_item(primary, item))
-            .map_or_else(|| "(no table key)".to_owned(), |key| key.to_string())
+impl Chunk {
+    pub(super) fn new() -> Self {
+        Self {
+            requests: Vec::with_capacity(BATCH_WRITE_CHUNK),
+            named: Named::default(),
+            refused: Vec::new(),
+        }
+    }
+
+    /// True when it holds as many requests as one BatchWriteItem takes.
+    pub(super) fn is_full(&self) -> bool {
+        self.requests.len() >= BATCH_WRITE_CHUNK
+    }
+
+    /// True when it holds no request and no refusal.
+    pub(super) fn is_empty(&self) -> bool {
+        self.requests.is_empty() && self.refused.is_empty()
+    }
+
+    /// Copies the table key of the request about to be pushed, named by
+    /// `entity`.
+    pub(super) fn copy_key(&mut self, entity: &'static str, key: KeyRef<'_>) -> NamedKey {
+        self.named.copy(entity, key)
+    }
+
+    /// Adds a request, whose key [`copy_key`](Self::copy_key) copied.
+    pub(super) fn push(&mut self, key: NamedKey, request: WriteRequest) {
+        self.named.keys.push(key);
+        self.requests.push(request);
+    }
+
+    /// Adds a streamed entity that is not sent.
+    pub(super) fn refuse(&mut self, refused: RefusedWrite) {
+        self.refused.push(refused);
     }
 }
 
@@ -113,20 +141,18 @@ pub(super) struct Chunks<'a> {
 }
 
 /// The table keys of a chunk's requests and the entities that named them,
-/// copied into one buffer before the first request: the SDK consumes what
-/// it sends, and a request that fails as a whole reports its keys.
+/// one after another in one buffer.
+#[derive(Default)]
 struct Named {
-    primary: &'static IndexModel,
     /// Every key's values, one after another.
     text: String,
-    /// Per request, in order: its key's place in `text` and its entity;
-    /// `None` for a request without a readable key.
-    keys: Vec<Option<NamedKey>>,
+    /// Per request, in order: its key's place in `text` and its entity.
+    keys: Vec<NamedKey>,
 }
 
 /// Where one key's values lie in [`Named::text`], and its entity.
 #[derive(Clone, Copy)]
-struct NamedKey {
+pub(super) struct NamedKey {
     start: usize,
     pk_end: usize,
     /// Where the sort key ends (it starts at `pk_end`), on a table with one.
@@ -135,39 +161,34 @@ struct NamedKey {
 }
 
 impl Named {
-    fn new(primary: &'static IndexModel, requests: usize) -> Self {
-        Self {
-            primary,
-            text: String::new(),
-            keys: Vec::with_capacity(requests),
-        }
-    }
+    /// Room for the keys of a full chunk, at this many bytes a key.
+    const KEY_BYTES: usize = 32;
 
-    /// Copies the key of the next request.
-    fn add(&mut self, entity: &'static str, request: &WriteRequest) {
-        let key = request_item(request).and_then(|item| KeyRef::of_item(self.primary, item));
-        let named = key.map(|key| {
-            let (pk, sk) = key.values();
-            let start = self.text.len();
-            self.text.push_str(pk);
-            let pk_end = self.text.len();
-            let sk_end = sk.map(|sk| {
-                self.text.push_str(sk);
-                self.text.len()
-            });
-            NamedKey {
-                start,
-                pk_end,
-                sk_end,
-                entity,
-            }
+    /// Copies a key's values.
+    fn copy(&mut self, entity: &'static str, key: KeyRef<'_>) -> NamedKey {
+        if self.text.capacity() == 0 {
+            self.text.reserve(BATCH_WRITE_CHUNK * Self::KEY_BYTES);
+            self.keys.reserve_exact(BATCH_WRITE_CHUNK);
+        }
+        let (pk, sk) = key.values();
+        let start = self.text.len();
+        self.text.push_str(pk);
+        let pk_end = self.text.len();
+        let sk_end = sk.map(|sk| {
+            self.text.push_str(sk);
+            self.text.len()
         });
-        self.keys.push(named);
+        NamedKey {
+            start,
+            pk_end,
+            sk_end,
+            entity,
+        }
     }
 
     /// Every key, with its entity.
     fn all(&self) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
-        self.keys.iter().flatten().map(|named| {
+        self.keys.iter().map(|named| {
             let pk = &self.text[named.start..named.pk_end];
             let sk = named.sk_end.map(|end| &self.text[named.pk_end..end]);
             (KeyRef::new(pk, sk), named.entity)
@@ -181,25 +202,26 @@ impl Named {
             .map_or("unknown", |(_, entity)| entity)
     }
 
-    /// A request the server handed back unprocessed.
-    fn unprocessed(&self, request: WriteRequest) -> UnprocessedWrite {
-        let key = request_item(&request).and_then(|item| KeyRef::of_item(self.primary, item));
+    /// A request the server handed back unprocessed, on a table keyed as
+    /// `primary`.
+    fn unprocessed(&self, primary: &IndexModel, request: WriteRequest) -> UnprocessedWrite {
+        let key = request_item(&request).and_then(|item| KeyRef::of_item(primary, item));
         UnprocessedWrite {
             entity: key.map_or("unknown", |key| self.entity(key)),
             key: key
-                .map(|key| key.into_id().into_item(self.primary))
+                .map(|key| key.into_id().into_item(primary))
                 .unwrap_or_default(),
             request: Some(request),
         }
     }
+}
 
-    /// The write of a request that failed as a whole.
-    fn failed(&self, key: KeyRef<'_>, entity: &'static str) -> UnprocessedWrite {
-        UnprocessedWrite {
-            entity,
-            key: key.into_id().into_item(self.primary),
-            request: None,
-        }
+/// The write of a request that failed as a whole.
+fn failed(primary: &IndexModel, key: KeyRef<'_>, entity: &'static str) -> UnprocessedWrite {
+    UnprocessedWrite {
+        entity,
+        key: key.into_id().into_item(primary),
+        request: None,
     }
 }
 
@@ -214,16 +236,19 @@ enum Sent {
 impl Chunks<'_> {
     /// Sends one chunk until nothing is left unprocessed or the policy's
     /// attempts run out.
-    pub(super) async fn write(self, chunk: Vec<Pending>) -> BatchWriteOutput {
-        let total = chunk.len();
-        let mut named = Named::new(self.primary, total);
-        let mut requests = Vec::with_capacity(total);
-        for Pending {
-            entity, request, ..
-        } in chunk
-        {
-            named.add(entity, &request);
-            requests.push(request);
+    pub(super) async fn write(self, chunk: Chunk) -> BatchWriteOutput {
+        let Chunk {
+            requests,
+            named,
+            refused,
+        } = chunk;
+        let total = requests.len();
+        let mut output = BatchWriteOutput {
+            refused,
+            ..BatchWriteOutput::empty()
+        };
+        if total == 0 {
+            return output;
         }
         let named = &named;
         let policy = self.client.inner.batch;
@@ -269,19 +294,21 @@ impl Chunks<'_> {
             }
         })
         .await;
-        let mut output = BatchWriteOutput::empty();
+        let primary = self.primary;
         for request in outcome.unprocessed {
-            output.unprocessed.push(named.unprocessed(request));
+            output.unprocessed.push(named.unprocessed(primary, request));
         }
         if let Some((error, sent)) = outcome.failed {
             output.errors.push(error);
             match sent {
-                Sent::All => output
-                    .unprocessed
-                    .extend(named.all().map(|(key, entity)| named.failed(key, entity))),
+                Sent::All => output.unprocessed.extend(
+                    named
+                        .all()
+                        .map(|(key, entity)| failed(primary, key, entity)),
+                ),
                 Sent::These(keys) => output.unprocessed.extend(
                     keys.iter()
-                        .map(|(key, entity)| named.failed(key.borrowed(), entity)),
+                        .map(|(key, entity)| failed(primary, key.borrowed(), entity)),
                 ),
             }
         }
