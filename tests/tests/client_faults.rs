@@ -295,6 +295,58 @@ async fn a_chunk_failing_after_forwarding_is_reported_unprocessed_though_stored(
     );
 }
 
+/// The same for a chunk in the middle of a larger batch, built by
+/// `put_all` and cut as it is sent: it reports its own 25 keys, neither its
+/// neighbours' nor fewer.
+#[tokio::test]
+async fn a_middle_chunk_failing_reports_exactly_its_own_keys() {
+    let f = faulty(&[Task::MODEL]).await;
+    let client = f.client.clone().with_batch_policy(BatchPolicy {
+        max_attempts: 2,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+        concurrency: 1,
+    });
+    let all = tasks(60);
+    // One chunk at a time: the first passes, the second fails both its
+    // attempts, the third (10 of the builder's and 5 streamed) passes.
+    f.proxy.faults().script(
+        Operation::BatchWriteItem,
+        [
+            Fault::Pass,
+            Fault::ServerErrorBeforeApplying,
+            Fault::ServerErrorBeforeApplying,
+        ],
+    );
+    let streamed: Vec<Task> = (0..5)
+        .map(|i| task(&format!("s{i:03}"), "p", "e", 1, Status::Open))
+        .collect();
+
+    let out = client
+        .batch_write()
+        .put_all(&all)
+        .put_iter(streamed.clone())
+        .await
+        .unwrap();
+
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    assert_eq!((out.written, out.unprocessed.len()), (40, 25));
+    assert!(out
+        .unprocessed
+        .iter()
+        .all(|u| u.request.is_none() && u.entity == "Task"));
+    let reported = by_pk(out.unprocessed.iter().map(|u| u.key.clone()));
+    let keys = by_pk(all[25..50].iter().map(|t| t.primary_key().to_item()));
+    assert_eq!(reported, keys);
+    let stored: Vec<Task> = all[..25]
+        .iter()
+        .chain(&all[50..])
+        .chain(&streamed)
+        .cloned()
+        .collect();
+    assert_eq!(by_pk(scan_raw(&f.table.client).await), items_of(&stored));
+}
+
 // ---- batch reads ----------------------------------------------------------
 
 #[tokio::test]

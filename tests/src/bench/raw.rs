@@ -72,15 +72,41 @@ pub async fn query(sdk: &aws_sdk_dynamodb::Client, table: &str, pk: &str) -> usi
     items.len()
 }
 
-/// The hand-written batch loop: chunks of 25, `in_flight` at once, each
-/// resending its UnprocessedItems until none are left.
+/// The hand-written batch loop: chunks of 25, each built as it is sent,
+/// `in_flight` at once, each resending its UnprocessedItems until none are
+/// left.
 pub async fn batch_write(
     sdk: &aws_sdk_dynamodb::Client,
     table: &str,
     events: &[Event],
     in_flight: usize,
 ) {
-    let mut requests = events.iter().map(write_request);
+    let requests = events.iter().map(write_request);
+    send_chunks(sdk, table, requests, in_flight).await;
+}
+
+/// The same loop over requests all built before the first is sent: what a
+/// program does that refuses the whole batch when one event cannot be
+/// written (as `put_all` does).
+pub async fn batch_write_built(
+    sdk: &aws_sdk_dynamodb::Client,
+    table: &str,
+    events: &[Event],
+    in_flight: usize,
+) {
+    let requests: Vec<WriteRequest> = events.iter().map(write_request).collect();
+    send_chunks(sdk, table, requests, in_flight).await;
+}
+
+/// `requests` sent in chunks of 25, `in_flight` at once, each chunk
+/// resending its UnprocessedItems until none are left.
+async fn send_chunks(
+    sdk: &aws_sdk_dynamodb::Client,
+    table: &str,
+    requests: impl IntoIterator<Item = WriteRequest>,
+    in_flight: usize,
+) {
+    let mut requests = requests.into_iter();
     let chunks = std::iter::from_fn(|| {
         let chunk: Vec<WriteRequest> = requests.by_ref().take(25).collect();
         (!chunk.is_empty()).then_some(chunk)

@@ -4,7 +4,7 @@
 
 use super::seen::SeenKeys;
 pub use super::write_chunk::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
-use super::write_chunk::{Chunk, Chunks, NamedKey};
+use super::write_chunk::{Chunk, Chunks, Cut, NamedKey, Ready};
 use crate::error::{Error, Result, ValidationError};
 use crate::keys::KeyRef;
 use crate::limits::{check_item_key, check_primary_key, BATCH_WRITE_CHUNK};
@@ -47,9 +47,8 @@ pub struct BatchWrite<S = Unscoped> {
     /// The scope of the client that started it: the plain client's, or
     /// `cross_tenant()`'s (a tenant's batch is a `TenantBatchWrite`).
     scope: std::marker::PhantomData<S>,
-    /// What `put`, `put_all` and `delete` built, sent first: full chunks,
-    /// but for the last.
-    built: Vec<Chunk>,
+    /// What `put`, `put_all` and `delete` built, sent first.
+    built: Chunk,
     /// What `put_iter` and `put_stream` will convert, in order, after them.
     sources: Vec<Box<dyn Source>>,
     /// Every key named so far: a repeat is refused (DynamoDB would).
@@ -79,7 +78,7 @@ impl<S: Scope> Client<S> {
         BatchWrite {
             client: self.unscoped(),
             scope: std::marker::PhantomData,
-            built: Vec::new(),
+            built: Chunk::with_capacity(0),
             sources: Vec::new(),
             seen: SeenKeys::default(),
             primary: None,
@@ -128,15 +127,6 @@ fn put_into<E: WithoutUnique + WithoutVersion>(
     Ok(())
 }
 
-/// The last chunk of `chunks`, or a new one when it is full.
-fn open_chunk(chunks: &mut Vec<Chunk>) -> &mut Chunk {
-    if chunks.last().is_none_or(Chunk::is_full) {
-        chunks.push(Chunk::new());
-    }
-    let last = chunks.len() - 1;
-    &mut chunks[last]
-}
-
 /// Notes a key the batch names (refused if it named it already), copied
 /// into the chunk whose request names it.
 fn name_key(
@@ -164,7 +154,7 @@ impl<S: Scope> BatchWrite<S> {
             error,
             ..
         } = self;
-        match build(client, seen, open_chunk(built)) {
+        match build(client, seen, built) {
             Ok(()) => {
                 primary.get_or_insert(&E::MODEL.primary);
             }
@@ -200,7 +190,7 @@ impl<S: Scope> BatchWrite<S> {
     {
         let entities = entities.into_iter();
         let (expected, _) = entities.size_hint();
-        self.built.reserve(expected.div_ceil(BATCH_WRITE_CHUNK));
+        self.built.reserve(expected);
         self.seen.reserve(expected);
         for entity in entities {
             self.build::<E>(|client, seen, chunk| put_into(client, seen, chunk, entity));
@@ -353,11 +343,13 @@ impl<S: Scope> BatchWrite<S> {
         let Some(primary) = primary else {
             return Ok(BatchWriteOutput::empty());
         };
+        let more = !sources.is_empty();
+        let (cut, open) = built.cut(more);
         let mut cutting = Cutting {
             client: client.clone(),
-            built: built.into_iter(),
+            cut,
             sources: sources.into_iter(),
-            open: None,
+            open,
             seen,
             position: 0,
         };
@@ -450,44 +442,48 @@ impl Filling<'_> {
     }
 }
 
-/// A batch's chunks, cut as they are sent: those `put`, `put_all` and
-/// `delete` built, then the last of them (if not full) and new ones filled
-/// from the sources, in order.
+/// A batch's chunks, cut as they are sent: the full chunks of what `put`,
+/// `put_all` and `delete` built, then what is left of it (fewer than 25
+/// requests) filled from the sources, and new chunks filled from them, in
+/// order.
 struct Cutting {
     client: Client,
-    built: std::vec::IntoIter<Chunk>,
+    cut: Cut,
     sources: std::vec::IntoIter<Box<dyn Source>>,
     /// The chunk being filled from `sources`.
-    open: Option<Chunk>,
+    open: Chunk,
     seen: SeenKeys,
     position: usize,
 }
 
 impl Cutting {
-    fn poll_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Option<Chunk>> {
+    fn poll_chunk(&mut self, cx: &mut Context<'_>) -> Poll<Option<Ready>> {
+        if let Some(chunk) = self.cut.next() {
+            return Poll::Ready(Some(chunk));
+        }
         loop {
-            let open = match &mut self.open {
-                Some(open) => open,
-                None => match self.built.next() {
-                    Some(chunk) if chunk.is_full() => return Poll::Ready(Some(chunk)),
-                    Some(last) => self.open.insert(last),
-                    None => self.open.insert(Chunk::new()),
-                },
-            };
-            let Some(source) = self.sources.as_mut_slice().first_mut() else {
-                // Nothing left to fill it from.
-                return Poll::Ready(self.open.take().filter(|chunk| !chunk.is_empty()));
+            let source = match self.sources.as_mut_slice().first_mut() {
+                Some(source) if !self.open.is_full() => source,
+                // Full, or nothing left to fill it from (then the next is
+                // empty: the end).
+                _ => {
+                    let room = if self.sources.len() > 0 {
+                        BATCH_WRITE_CHUNK
+                    } else {
+                        0
+                    };
+                    let chunk = std::mem::replace(&mut self.open, Chunk::with_capacity(room));
+                    return Poll::Ready(chunk.ready());
+                }
             };
             let mut into = Filling {
                 client: &self.client,
                 seen: &mut self.seen,
-                chunk: open,
+                chunk: &mut self.open,
                 position: &mut self.position,
             };
             if ready!(source.poll_fill(cx, &mut into)) {
                 self.sources.next();
-            } else {
-                return Poll::Ready(self.open.take());
             }
         }
     }

@@ -13,6 +13,9 @@ use crate::rate_limit::Kind;
 use crate::Client;
 use aws_sdk_dynamodb::types::WriteRequest;
 use entity_core::{IndexModel, Item};
+use std::ops::Range;
+use std::slice::SliceIndex;
+use std::sync::Arc;
 
 /// A write that a batch could not do.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,10 +88,12 @@ impl BatchWriteOutput {
     }
 }
 
-/// Up to 25 requests of a batch write, built one after another, with the
-/// table key of each copied as it is built (the SDK consumes what it sends,
-/// and a request that fails as a whole reports its keys), and the streamed
-/// entities refused while the chunk was built.
+/// Requests of a batch write, built one after another, with the table key
+/// of each copied as it is built (the SDK consumes what it sends, and a
+/// request that fails as a whole reports its keys), and the streamed
+/// entities refused while they were built: a chunk being filled from a
+/// stream (up to 25 requests), or every request the builder built itself
+/// (cut into chunks when sent).
 pub(super) struct Chunk {
     requests: Vec<WriteRequest>,
     named: Named,
@@ -96,22 +101,24 @@ pub(super) struct Chunk {
 }
 
 impl Chunk {
-    pub(super) fn new() -> Self {
+    /// Room for `requests` requests.
+    pub(super) fn with_capacity(requests: usize) -> Self {
         Self {
-            requests: Vec::with_capacity(BATCH_WRITE_CHUNK),
+            requests: Vec::with_capacity(requests),
             named: Named::default(),
             refused: Vec::new(),
         }
     }
 
+    /// Room for `additional` more requests.
+    pub(super) fn reserve(&mut self, additional: usize) {
+        self.requests.reserve(additional);
+        self.named.keys.reserve(additional);
+    }
+
     /// True when it holds as many requests as one BatchWriteItem takes.
     pub(super) fn is_full(&self) -> bool {
         self.requests.len() >= BATCH_WRITE_CHUNK
-    }
-
-    /// True when it holds no request and no refusal.
-    pub(super) fn is_empty(&self) -> bool {
-        self.requests.is_empty() && self.refused.is_empty()
     }
 
     /// Copies the table key of the request about to be pushed, named by
@@ -129,6 +136,112 @@ impl Chunk {
     /// Adds a streamed entity that is not sent.
     pub(super) fn refuse(&mut self, refused: RefusedWrite) {
         self.refused.push(refused);
+    }
+
+    /// Ready to send as it is, unless it holds nothing at all.
+    pub(super) fn ready(self) -> Option<Ready> {
+        if self.requests.is_empty() && self.refused.is_empty() {
+            return None;
+        }
+        let keys = 0..self.requests.len();
+        Some(Ready {
+            requests: self.requests,
+            named: Arc::new(self.named),
+            keys,
+            refused: self.refused,
+        })
+    }
+
+    /// Cut into chunks to send: full ones, then what is left over (fewer
+    /// than 25 requests), the start of the next chunk to fill, with room
+    /// for a chunk when `more` requests will be added.
+    pub(super) fn cut(self, more: bool) -> (Cut, Chunk) {
+        let whole = self.requests.len() - self.requests.len() % BATCH_WRITE_CHUNK;
+        let mut requests = self.requests;
+        let left: Vec<WriteRequest> = requests.split_off(whole);
+        let named = Arc::new(self.named);
+        let room = if more || !left.is_empty() {
+            BATCH_WRITE_CHUNK
+        } else {
+            0
+        };
+        let mut rest = Chunk::with_capacity(room);
+        for (request, (key, entity)) in left.into_iter().zip(named.all(whole..)) {
+            let copied = rest.copy_key(entity, key);
+            rest.push(copied, request);
+        }
+        let cut = Cut {
+            requests: requests.into_iter(),
+            named,
+            next: 0,
+        };
+        (cut, rest)
+    }
+}
+
+/// The builder's own requests, cut into full chunks as they are sent
+/// (sharing one copy of their keys).
+pub(super) struct Cut {
+    requests: std::vec::IntoIter<WriteRequest>,
+    named: Arc<Named>,
+    /// The key of the next request.
+    next: usize,
+}
+
+impl Iterator for Cut {
+    type Item = Ready;
+
+    fn next(&mut self) -> Option<Ready> {
+        let requests: Vec<WriteRequest> = self.requests.by_ref().take(BATCH_WRITE_CHUNK).collect();
+        if requests.is_empty() {
+            return None;
+        }
+        let keys = self.next..self.next + requests.len();
+        self.next = keys.end;
+        Some(Ready {
+            requests,
+            named: Arc::clone(&self.named),
+            keys,
+            refused: Vec::new(),
+        })
+    }
+}
+
+/// A chunk ready to send: up to 25 requests, their keys (a window of a
+/// copy a few chunks may share), and the streamed entities refused while it
+/// was built.
+pub(super) struct Ready {
+    requests: Vec<WriteRequest>,
+    named: Arc<Named>,
+    /// Which of `named`'s keys are these requests'.
+    keys: Range<usize>,
+    refused: Vec<RefusedWrite>,
+}
+
+impl Ready {
+    /// Its requests' keys, with their entities.
+    fn all(&self) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
+        self.named.all(self.keys.clone())
+    }
+
+    /// The entity that named `key`.
+    fn entity(&self, key: KeyRef<'_>) -> &'static str {
+        self.all()
+            .find(|(named, _)| *named == key)
+            .map_or("unknown", |(_, entity)| entity)
+    }
+
+    /// A request the server handed back unprocessed, on a table keyed as
+    /// `primary`.
+    fn unprocessed(&self, primary: &IndexModel, request: WriteRequest) -> UnprocessedWrite {
+        let key = request_item(&request).and_then(|item| KeyRef::of_item(primary, item));
+        UnprocessedWrite {
+            entity: key.map_or("unknown", |key| self.entity(key)),
+            key: key
+                .map(|key| key.into_id().into_item(primary))
+                .unwrap_or_default(),
+            request: Some(request),
+        }
     }
 }
 
@@ -153,30 +266,32 @@ struct Named {
 /// Where one key's values lie in [`Named::text`], and its entity.
 #[derive(Clone, Copy)]
 pub(super) struct NamedKey {
-    start: usize,
-    pk_end: usize,
+    start: u32,
+    pk_end: u32,
     /// Where the sort key ends (it starts at `pk_end`), on a table with one.
-    sk_end: Option<usize>,
+    sk_end: Option<u32>,
     entity: &'static str,
 }
 
 impl Named {
-    /// Room for the keys of a full chunk, at this many bytes a key.
-    const KEY_BYTES: usize = 32;
-
     /// Copies a key's values.
     fn copy(&mut self, entity: &'static str, key: KeyRef<'_>) -> NamedKey {
+        let (pk, sk) = key.values();
         if self.text.capacity() == 0 {
-            self.text.reserve(BATCH_WRITE_CHUNK * Self::KEY_BYTES);
+            // Room for a chunk of keys as long as the first, in one
+            // allocation each.
+            let length = pk.len() + sk.map_or(0, str::len);
+            self.text.reserve(BATCH_WRITE_CHUNK * length);
             self.keys.reserve_exact(BATCH_WRITE_CHUNK);
         }
-        let (pk, sk) = key.values();
-        let start = self.text.len();
+        // A chunk's keys are at most 25 of 3 KB: the offsets fit.
+        let end = |text: &String| u32::try_from(text.len()).unwrap_or(u32::MAX);
+        let start = end(&self.text);
         self.text.push_str(pk);
-        let pk_end = self.text.len();
+        let pk_end = end(&self.text);
         let sk_end = sk.map(|sk| {
             self.text.push_str(sk);
-            self.text.len()
+            end(&self.text)
         });
         NamedKey {
             start,
@@ -186,33 +301,19 @@ impl Named {
         }
     }
 
-    /// Every key, with its entity.
-    fn all(&self) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
-        self.keys.iter().map(|named| {
-            let pk = &self.text[named.start..named.pk_end];
-            let sk = named.sk_end.map(|end| &self.text[named.pk_end..end]);
+    /// The keys in `range` (of the requests' places), with their entities.
+    fn all(
+        &self,
+        range: impl SliceIndex<[NamedKey], Output = [NamedKey]>,
+    ) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
+        // Whole keys were copied in, so every place is a key's boundary.
+        let text = |from: u32, to: u32| self.text.get(from as usize..to as usize).unwrap_or("");
+        let keys = self.keys.get(range).unwrap_or_default();
+        keys.iter().map(move |named| {
+            let pk = text(named.start, named.pk_end);
+            let sk = named.sk_end.map(|end| text(named.pk_end, end));
             (KeyRef::new(pk, sk), named.entity)
         })
-    }
-
-    /// The entity that named `key`.
-    fn entity(&self, key: KeyRef<'_>) -> &'static str {
-        self.all()
-            .find(|(named, _)| *named == key)
-            .map_or("unknown", |(_, entity)| entity)
-    }
-
-    /// A request the server handed back unprocessed, on a table keyed as
-    /// `primary`.
-    fn unprocessed(&self, primary: &IndexModel, request: WriteRequest) -> UnprocessedWrite {
-        let key = request_item(&request).and_then(|item| KeyRef::of_item(primary, item));
-        UnprocessedWrite {
-            entity: key.map_or("unknown", |key| self.entity(key)),
-            key: key
-                .map(|key| key.into_id().into_item(primary))
-                .unwrap_or_default(),
-            request: Some(request),
-        }
     }
 }
 
@@ -236,21 +337,17 @@ enum Sent {
 impl Chunks<'_> {
     /// Sends one chunk until nothing is left unprocessed or the policy's
     /// attempts run out.
-    pub(super) async fn write(self, chunk: Chunk) -> BatchWriteOutput {
-        let Chunk {
-            requests,
-            named,
-            refused,
-        } = chunk;
+    pub(super) async fn write(self, mut chunk: Ready) -> BatchWriteOutput {
+        let requests = std::mem::take(&mut chunk.requests);
         let total = requests.len();
         let mut output = BatchWriteOutput {
-            refused,
+            refused: std::mem::take(&mut chunk.refused),
             ..BatchWriteOutput::empty()
         };
         if total == 0 {
             return output;
         }
-        let named = &named;
+        let named = &chunk;
         let policy = self.client.inner.batch;
         let outcome = until_processed(policy, requests, |requests: Vec<WriteRequest>, attempt| {
             // The SDK consumes its input and the batch keeps no copy: what a
