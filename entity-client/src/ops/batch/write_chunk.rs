@@ -105,7 +105,10 @@ impl Chunk {
     pub(super) fn with_capacity(requests: usize) -> Self {
         Self {
             requests: Vec::with_capacity(requests),
-            named: Named::default(),
+            named: Named {
+                room: requests,
+                ..Named::default()
+            },
             refused: Vec::new(),
         }
     }
@@ -114,6 +117,7 @@ impl Chunk {
     pub(super) fn reserve(&mut self, additional: usize) {
         self.requests.reserve(additional);
         self.named.keys.reserve(additional);
+        self.named.room = self.named.room.saturating_add(additional);
     }
 
     /// True when it holds as many requests as one BatchWriteItem takes.
@@ -261,15 +265,18 @@ struct Named {
     text: String,
     /// Per request, in order: its key's place in `text` and its entity.
     keys: Vec<NamedKey>,
+    /// How many keys `text` is to hold: it is given room for that many as
+    /// long as the first.
+    room: usize,
 }
 
 /// Where one key's values lie in [`Named::text`], and its entity.
 #[derive(Clone, Copy)]
 pub(super) struct NamedKey {
-    start: u32,
-    pk_end: u32,
+    start: usize,
+    pk_end: usize,
     /// Where the sort key ends (it starts at `pk_end`), on a table with one.
-    sk_end: Option<u32>,
+    sk_end: Option<usize>,
     entity: &'static str,
 }
 
@@ -278,20 +285,17 @@ impl Named {
     fn copy(&mut self, entity: &'static str, key: KeyRef<'_>) -> NamedKey {
         let (pk, sk) = key.values();
         if self.text.capacity() == 0 {
-            // Room for a chunk of keys as long as the first, in one
-            // allocation each.
+            // Room for the keys to come, as long as the first, in one
+            // allocation.
             let length = pk.len() + sk.map_or(0, str::len);
-            self.text.reserve(BATCH_WRITE_CHUNK * length);
-            self.keys.reserve_exact(BATCH_WRITE_CHUNK);
+            self.text.reserve(self.room.max(1).saturating_mul(length));
         }
-        // A chunk's keys are at most 25 of 3 KB: the offsets fit.
-        let end = |text: &String| u32::try_from(text.len()).unwrap_or(u32::MAX);
-        let start = end(&self.text);
+        let start = self.text.len();
         self.text.push_str(pk);
-        let pk_end = end(&self.text);
+        let pk_end = self.text.len();
         let sk_end = sk.map(|sk| {
             self.text.push_str(sk);
-            end(&self.text)
+            self.text.len()
         });
         NamedKey {
             start,
@@ -307,7 +311,7 @@ impl Named {
         range: impl SliceIndex<[NamedKey], Output = [NamedKey]>,
     ) -> impl Iterator<Item = (KeyRef<'_>, &'static str)> + '_ {
         // Whole keys were copied in, so every place is a key's boundary.
-        let text = |from: u32, to: u32| self.text.get(from as usize..to as usize).unwrap_or("");
+        let text = |from: usize, to: usize| self.text.get(from..to).unwrap_or("");
         let keys = self.keys.get(range).unwrap_or_default();
         keys.iter().map(move |named| {
             let pk = text(named.start, named.pk_end);
