@@ -17,8 +17,10 @@
 # code (valgrind's CPU reports no SHA extensions): both sides count more
 # than they would run, alike.
 #
-# Counts are not time: a cache miss costs no instruction. `cargo bench
-# -p entity-tests --bench client_cpu` measures time. About a minute a row.
+# Counts are not time: a cache miss costs no instruction, and valgrind
+# counts the string-copy instruction glibc uses for large copies once per
+# byte copied. `cargo bench -p entity-tests --bench client_cpu` measures
+# time. About a minute a row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter=${1:-no server}
