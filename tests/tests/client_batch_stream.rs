@@ -359,3 +359,56 @@ async fn refusals_keep_their_positions_across_streams_that_wait() {
     // 40 requests in full chunks of 25: two requests, none of them empty.
     assert_eq!(counts.received, 2);
 }
+
+/// An iterator that says it holds more than it does (as an endless one
+/// says `usize::MAX`): a size hint is a hint.
+struct Boasting(std::ops::Range<usize>);
+
+impl Iterator for Boasting {
+    type Item = Task;
+
+    fn next(&mut self) -> Option<Task> {
+        self.0.next().map(task_no)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (usize::MAX, None)
+    }
+}
+
+#[tokio::test]
+async fn a_size_hint_far_above_what_comes_is_only_a_hint() {
+    let p = proxied(8).await;
+    let out = p
+        .client
+        .batch_write()
+        .put_iter(Boasting(0..30))
+        .await
+        .unwrap();
+    assert!(out.is_complete(), "{out:?}");
+    assert_eq!(out.written, 30);
+    let stored: Vec<Task> = (0..30).map(task_no).collect();
+    assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&stored));
+
+    // The same through `put_all`, whose requests are all built first.
+    let p = proxied(8).await;
+    let tasks: Vec<Task> = (0..30).map(task_no).collect();
+    struct Borrowed<'a>(std::slice::Iter<'a, Task>);
+    impl<'a> Iterator for Borrowed<'a> {
+        type Item = &'a Task;
+        fn next(&mut self) -> Option<&'a Task> {
+            self.0.next()
+        }
+        fn size_hint(&self) -> (usize, Option<usize>) {
+            (usize::MAX, None)
+        }
+    }
+    let out = p
+        .client
+        .batch_write()
+        .put_all(Borrowed(tasks.iter()))
+        .await
+        .unwrap();
+    assert_eq!(out.written, 30);
+    assert_eq!(by_pk(scan_raw(&p.table.client).await), items_of(&tasks));
+}

@@ -27,6 +27,12 @@ use crate::error::Error;
 use crate::BatchPolicy;
 use std::future::Future;
 
+/// The most items a batch makes room for ahead of time, from what an
+/// iterator or stream says it holds: a size hint can be far more than comes
+/// (an endless iterator's is `usize::MAX`), and past this, room grows as
+/// items come.
+pub(crate) const RESERVE_AT_MOST: usize = 1 << 16;
+
 /// How one chunk ended.
 pub(crate) struct Outcome<R, O, L> {
     /// What each successful request returned.

@@ -28,9 +28,10 @@ pub(crate) struct SeenKeys {
 }
 
 impl SeenKeys {
-    /// Room for `additional` more keys.
+    /// Room for `additional` more keys (at most
+    /// [`RESERVE_AT_MOST`](super::RESERVE_AT_MOST) ahead of time).
     pub(crate) fn reserve(&mut self, additional: usize) {
-        self.hashes.reserve(additional);
+        self.hashes.reserve(additional.min(super::RESERVE_AT_MOST));
     }
 
     /// Adds a key, or refuses it as a repeat.

@@ -5,7 +5,7 @@
 //! Each chunk carries the keys of its own requests, so a write of any size
 //! keeps only the chunks in flight, never a map of every key.
 
-use super::until_processed;
+use super::{until_processed, RESERVE_AT_MOST};
 use crate::error::{from_sdk, Error};
 use crate::keys::{KeyId, KeyRef};
 use crate::limits::BATCH_WRITE_CHUNK;
@@ -113,8 +113,10 @@ impl Chunk {
         }
     }
 
-    /// Room for `additional` more requests.
+    /// Room for `additional` more requests (at most
+    /// [`RESERVE_AT_MOST`] ahead of time).
     pub(super) fn reserve(&mut self, additional: usize) {
+        let additional = additional.min(RESERVE_AT_MOST);
         self.requests.reserve(additional);
         self.named.keys.reserve(additional);
         self.named.room = self.named.room.saturating_add(additional);
@@ -286,9 +288,11 @@ impl Named {
         let (pk, sk) = key.values();
         if self.text.capacity() == 0 {
             // Room for the keys to come, as long as the first, in one
-            // allocation.
+            // allocation (of at most a mebibyte: a long first key says
+            // little of the rest).
             let length = pk.len() + sk.map_or(0, str::len);
-            self.text.reserve(self.room.max(1).saturating_mul(length));
+            self.text
+                .reserve(self.room.max(1).saturating_mul(length).min(1 << 20));
         }
         let start = self.text.len();
         self.text.push_str(pk);
