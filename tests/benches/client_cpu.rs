@@ -33,8 +33,9 @@
 //!
 //! `cargo bench -p entity-tests --bench client_cpu` (about a minute); an
 //! argument measures only the rows whose name holds it (`-- "no server"`,
-//! `-- put`), or that are named exactly what follows a `=`. `cargo test --benches` (or `--quick`) runs every contender a
-//! little, the ratios printed but not judged.
+//! `-- put`), or that are named exactly what follows a `=`. `cargo test
+//! --benches` (or `--quick`) runs every contender a little, the ratios
+//! printed but not judged.
 
 use entity_client::{BatchPolicy, Client, EmbeddedDynamo, Entity};
 use entity_tests::bench::fake_http::FakeDynamo;

@@ -11,12 +11,12 @@
 //! chunk, and each retry sends exactly what the server handed back. A batch
 //! write can also take its entities from an iterator or a `Stream`,
 //! converting each as its chunk is built, so only the chunks in flight are
-//! held in memory. A batch that fails as a whole (DynamoDB throttles a batch whose every item
-//! is throttled with `ProvisionedThroughputExceededException`) is resent by
-//! the SDK, which keeps the serialized request, with its attempts and
-//! backoff set from the same policy for batch requests
-//! ([`Client::batch_sdk`](crate::Client)); what fails past them is reported
-//! by key.
+//! held in memory. A batch that fails as a whole (DynamoDB throttles a
+//! batch whose every item is throttled with
+//! `ProvisionedThroughputExceededException`) is resent by the SDK, which
+//! keeps the serialized request, with its attempts and backoff set from the
+//! same policy for batch requests ([`Client::batch_sdk`](crate::Client));
+//! what fails past them is reported by key.
 
 pub mod get;
 pub(crate) mod seen;

@@ -355,7 +355,7 @@ impl Chunks<'_> {
         if total == 0 {
             return output;
         }
-        let named = &chunk;
+        let chunk = &chunk;
         let policy = self.client.inner.batch;
         let outcome = until_processed(policy, requests, |requests: Vec<WriteRequest>, attempt| {
             // The SDK consumes its input and the batch keeps no copy: what a
@@ -369,12 +369,12 @@ impl Chunks<'_> {
                         .iter()
                         .filter_map(request_item)
                         .filter_map(|item| KeyRef::of_item(self.primary, item))
-                        .map(|key| (key.into_id(), named.entity(key)))
+                        .map(|key| (key.into_id(), chunk.entity(key)))
                         .collect(),
                 ),
             };
             let entity = match &sent {
-                Sent::All => named.all().next().map(|(_, entity)| entity),
+                Sent::All => chunk.all().next().map(|(_, entity)| entity),
                 Sent::These(keys) => keys.first().map(|(_, entity)| *entity),
             };
             let request = self
@@ -401,13 +401,13 @@ impl Chunks<'_> {
         .await;
         let primary = self.primary;
         for request in outcome.unprocessed {
-            output.unprocessed.push(named.unprocessed(primary, request));
+            output.unprocessed.push(chunk.unprocessed(primary, request));
         }
         if let Some((error, sent)) = outcome.failed {
             output.errors.push(error);
             match sent {
                 Sent::All => output.unprocessed.extend(
-                    named
+                    chunk
                         .all()
                         .map(|(key, entity)| failed(primary, key, entity)),
                 ),
