@@ -12,6 +12,7 @@ use super::BoxFuture;
 use crate::error::Result;
 use crate::trace::{self, Op, Span};
 use crate::Client;
+use futures::TryFutureExt;
 use std::future::Future;
 
 /// An operation builder.
@@ -44,9 +45,13 @@ pub(crate) trait Operation: Sized + Send + 'static {
 pub(crate) fn run<O: Operation>(operation: O) -> BoxFuture<'static, Result<O::Output>> {
     let span = operation.span();
     let table = operation.describe().table.to_owned();
+    // A combinator, not an `async` block: a block awaiting the work would
+    // hold it twice (as captured, then as awaited) and copy it between the
+    // two on its first poll, and the work holds the SDK's request future.
     trace::traced(span, move || {
-        let work = operation.execute();
-        async move { work.await.map_err(|e| e.in_table(&table)) }
+        operation
+            .execute()
+            .map_err(move |e: crate::Error| e.in_table(&table))
     })
 }
 

@@ -338,7 +338,7 @@ impl<E: Entity> Whole<'_, E> {
             // (The entity is borrowed mutably: a shared borrow held across
             // the write would need `E: Sync`.)
             let (entity, item) = (&mut stamped.entity, &stamped.item);
-            let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, |_| {
+            let mut request = || -> Result<SingleWrite> {
                 let item = match (handed.take(), entity.as_mut()) {
                     (Some(item), _) => Cow::Owned(item),
                     (None, Some(entity)) if hands_item => Cow::Owned(entity.to_item()?),
@@ -346,9 +346,20 @@ impl<E: Entity> Whole<'_, E> {
                 };
                 let mut write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
                 write.idempotent = condition.is_none();
-                Ok(Step::Send(write, ()))
-            })
-            .await?;
+                Ok(write)
+            };
+            let attributes = if moves_unique {
+                // A create claiming unique values: a claim held by a stale
+                // sentinel is reclaimed and the write planned again.
+                let plan = |_: &Current<E>| Ok(Step::Send(request()?, ()));
+                read_modify_write(self.client, Start::<E>::Blind, plan)
+                    .await?
+                    .1
+            } else {
+                // Planned and sent once: no read can race it and no claim
+                // can fail, so the loop would have nothing to repeat.
+                single::send(self.client, request()?).await?
+            };
             return written::<E, R>(attributes, stamped);
         }
         let key = stamped_key(&stamped)?;

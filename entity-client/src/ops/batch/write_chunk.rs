@@ -106,6 +106,7 @@ impl Chunk {
         Self {
             requests: Vec::with_capacity(requests),
             named: Named {
+                keys: Vec::with_capacity(requests),
                 room: requests,
                 ..Named::default()
             },
