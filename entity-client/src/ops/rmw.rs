@@ -12,8 +12,9 @@
 //!   gone, expired or soft-deleted ([`unique::reclaim_stale`] frees it).
 //!
 //! Anything else is the write's answer. A write that needs no stored item
-//! (a create, a blind put) runs in the same loop without the read, so a
-//! stale claim never refuses it either.
+//! but claims unique values (a create) runs in the same loop without the
+//! read, so a stale claim never refuses it either; one that claims none (a
+//! blind put) has nothing to repeat, and is sent without the loop.
 
 use super::single::{self, IdentityGuard, SingleWrite};
 use super::unique;

@@ -296,7 +296,8 @@ enum Written<E> {
     Returned(Option<Item>),
 }
 
-/// A whole-item write, planned in the read-modify-write loop.
+/// A whole-item write, planned from the stored item in the
+/// read-modify-write loop, or blind.
 struct Whole<'a, E> {
     client: &'a Client,
     mode: Mode,
