@@ -397,17 +397,25 @@ fn print(plan: &Plan, rows: &[Row]) {
     );
     for row in rows {
         let (ours, raw, ratio) = summary(&row.cpu, row.per);
-        let verdict = match (plan.quick, ratio <= row.target) {
-            (true, _) => "(quick run, not judged)",
-            (false, true) => "PASS",
-            (false, false) => "MISS",
+        // `CLIENT_CPU_ONLY` runs one side: there is no ratio.
+        let one_side = ours.is_zero() || raw.is_zero();
+        let verdict = match (one_side, plan.quick, ratio <= row.target) {
+            (true, ..) => "(one side only, not judged)",
+            (_, true, _) => "(quick run, not judged)",
+            (_, false, true) => "PASS",
+            (_, false, false) => "MISS",
+        };
+        let ratio = match one_side {
+            true => "-".to_owned(),
+            false => format!("{ratio:.3}x"),
         };
         println!(
-            "{:<34} {ours:>12.2?} {raw:>12.2?} {ratio:>6.3}x  {:<9} {verdict}",
+            "{:<34} {ours:>12.2?} {raw:>12.2?} {ratio:>7}  {:<9} {verdict}",
             row.what,
             format!("<= {:.2}x", row.target),
         );
-        if let Some(wall) = &row.wall {
+        // Empty when one side ran alone (`CLIENT_CPU_ONLY`).
+        if let Some(wall) = row.wall.as_ref().filter(|wall| !wall.is_empty()) {
             let (ours, raw, ratio) = summary(wall, row.per);
             println!(
                 "{:<34} {ours:>12.2?} {raw:>12.2?} {ratio:>6.3}x  (wall time, info)",

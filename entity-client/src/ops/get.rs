@@ -8,6 +8,8 @@ use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
 use entity_core::{Entity, Item, PrimaryKey};
+use futures::future::Either;
+use futures::FutureExt;
 use std::future::Future;
 
 /// A GetItem. `.await` returns the entity, or `None` when there is no item
@@ -31,23 +33,27 @@ pub struct Get<E> {
 impl Client {
     /// One GetItem of the raw item at `key` (the one GetItem every read of
     /// an item sends, typed or not).
-    pub(crate) async fn get_raw(
+    pub(crate) fn get_raw(
         &self,
         entity: &'static str,
         key: Item,
         consistent: bool,
-    ) -> Result<Option<Item>> {
-        let output = self
-            .inner
-            .sdk
-            .get_item()
-            .table_name(self.checked_table()?)
-            .set_key(Some(key))
-            .consistent_read(consistent)
-            .send()
-            .await
-            .map_err(|e| from_sdk("GetItem", entity, e))?;
-        Ok(output.item)
+    ) -> impl Future<Output = Result<Option<Item>>> + Send + 'static {
+        // The SDK's future itself, mapped, not awaited inside another
+        // (`Get`'s own future is the only one around it).
+        match self.checked_table() {
+            Ok(table) => Either::Left(
+                (self.inner.sdk.get_item().table_name(table))
+                    .set_key(Some(key))
+                    .consistent_read(consistent)
+                    .send()
+                    .map(move |sent| match sent {
+                        Ok(output) => Ok(output.item),
+                        Err(e) => Err(from_sdk("GetItem", entity, e)),
+                    }),
+            ),
+            Err(e) => Either::Right(std::future::ready(Err(e.into()))),
+        }
     }
 
     /// `get` for any entity, tenant or not: the tenant and cross-tenant

@@ -215,26 +215,33 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
     }
 
     async fn send(self) -> Result<R::Output> {
-        let stamped = self.stamped?;
+        let mut stamped = self.stamped?;
         if !self.checked {
             check_item(E::MODEL, &stamped.item)?;
         }
-        let expected = stamped.expected;
+        let (mode, expected) = (self.mode, stamped.expected);
+        let refused = |e| match mode {
+            Mode::Create => exists(e),
+            Mode::Replace => managed::version_conflict::<E>(e, expected),
+        };
         let whole = Whole {
             client: &self.client,
-            mode: self.mode,
+            mode,
             upsert: self.upsert,
             condition: self.condition,
             token: self.token,
             identity: single::IdentityGuard::of::<E>(self.identity_guard),
         };
-        let written = whole
-            .send::<R>(stamped)
-            .await
-            .map_err(|e| match self.mode {
-                Mode::Create => exists(e),
-                Mode::Replace => managed::version_conflict::<E>(e, expected),
-            })?;
+        // A write planned once is sent from here, not through another
+        // future: each layer between `.await` and the SDK's request is
+        // polled, and its code fetched, on every request.
+        let written = match whole.once::<R>(&mut stamped).map_err(refused)? {
+            Some(write) => {
+                let attributes = single::send(&self.client, write).await.map_err(refused)?;
+                written::<E, R>(attributes, stamped)?
+            }
+            None => whole.send::<R>(stamped).await.map_err(refused)?,
+        };
         match written {
             Written::Stored(entity) => R::stored(entity),
             Written::Returned(attributes) => R::output(E::MODEL.name, attributes),
@@ -308,59 +315,68 @@ struct Whole<'a, E> {
 }
 
 impl<E: Entity> Whole<'_, E> {
-    /// Sends the write of `stamped`: blind when nothing stored matters
-    /// (a create, a put of an entity without unique values that sets its
-    /// own `created_at`), else from the stored item.
-    async fn send<R: Returning<E>>(self, mut stamped: Stamped<E>) -> Result<Written<E>> {
-        let condition = match self.mode {
+    /// The condition the write is sent under: the caller's, and a
+    /// create's (no item) or a versioned replace's (the version read).
+    fn condition(&self, stamped: &Stamped<E>) -> Option<Condition<E>> {
+        match self.mode {
             Mode::Create => and(self.condition.clone(), Some(not_exists::<E>())),
             Mode::Replace => managed::with_version(self.condition.clone(), stamped.expected),
-        };
+        }
+    }
+
+    /// Whether the write is blind: nothing stored matters to it (a create,
+    /// a put of an entity without unique values that sets its own
+    /// `created_at`).
+    fn blind(&self, stamped: &Stamped<E>) -> bool {
         // An upsert keeps a stored `created_at` (`if_not_exists`): its keys
         // and the entity it returns are composed from the stored one.
         let keeps_created = (stamped.created_unset
             || (self.upsert && E::MODEL.managed.created_at.is_some()))
             && stamped.expected != Some(0);
-        let moves_unique = !E::MODEL.managed.unique.is_empty();
-        if self.mode == Mode::Create || !(keeps_created || moves_unique) {
+        self.mode == Mode::Create || !(keeps_created || moves_unique::<E>())
+    }
+
+    /// The request of a write planned and sent once, blind and claiming no
+    /// unique values: no read can race it and no claim can fail, so the
+    /// read-modify-write loop would have nothing to repeat. `None` for a
+    /// write planned in the loop ([`send`](Self::send)).
+    fn once<R: Returning<E>>(&self, stamped: &mut Stamped<E>) -> Result<Option<SingleWrite>> {
+        if moves_unique::<E>() || !self.blind(stamped) {
+            return Ok(None);
+        }
+        let condition = self.condition(stamped);
+        // The item of an entity stored as it converts, whose value the
+        // write hands back, goes to the request without a copy: planned
+        // once, the item is not needed again.
+        let hands_item = const { managed::stored_as_converted(E::MODEL) };
+        let item = match (hands_item, &stamped.entity) {
+            (true, Some(_)) => Cow::Owned(std::mem::take(&mut stamped.item)),
+            _ => Cow::Borrowed(&stamped.item),
+        };
+        let mut write = self.request::<R>(item, condition.as_ref(), &[], &[])?;
+        write.idempotent = condition.is_none();
+        Ok(Some(write))
+    }
+
+    /// Sends the write of `stamped` in the read-modify-write loop: blind
+    /// for a create claiming unique values (a claim held by a stale
+    /// sentinel is reclaimed and the write planned again), else from the
+    /// stored item.
+    async fn send<R: Returning<E>>(self, stamped: Stamped<E>) -> Result<Written<E>> {
+        let condition = self.condition(&stamped);
+        let moves_unique = moves_unique::<E>();
+        if self.blind(&stamped) {
             let values = match self.mode {
                 Mode::Create => created_values(&stamped)?,
                 Mode::Replace => Vec::new(),
             };
-            // The item of an entity stored as it converts, whose value the
-            // write hands back, goes to the request without a copy. Only a
-            // read (a race) or a unique claim plans a write again, and
-            // neither applies here; a second plan would convert it anew.
-            let hands_item = const { managed::stored_as_converted(E::MODEL) };
-            let mut handed = match (hands_item, &stamped.entity) {
-                (true, Some(_)) => Some(std::mem::take(&mut stamped.item)),
-                _ => None,
-            };
-            // (The entity is borrowed mutably: a shared borrow held across
-            // the write would need `E: Sync`.)
-            let (entity, item) = (&mut stamped.entity, &stamped.item);
-            let mut request = || -> Result<SingleWrite> {
-                let item = match (handed.take(), entity.as_mut()) {
-                    (Some(item), _) => Cow::Owned(item),
-                    (None, Some(entity)) if hands_item => Cow::Owned(entity.to_item()?),
-                    (None, _) => Cow::Borrowed(item),
-                };
+            let plan = |_: &Current<E>| {
+                let item = Cow::Borrowed(&stamped.item);
                 let mut write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
                 write.idempotent = condition.is_none();
-                Ok(write)
+                Ok(Step::Send(write, ()))
             };
-            let attributes = if moves_unique {
-                // A create claiming unique values: a claim held by a stale
-                // sentinel is reclaimed and the write planned again.
-                let plan = |_: &Current<E>| Ok(Step::Send(request()?, ()));
-                read_modify_write(self.client, Start::<E>::Blind, plan)
-                    .await?
-                    .1
-            } else {
-                // Planned and sent once: no read can race it and no claim
-                // can fail, so the loop would have nothing to repeat.
-                single::send(self.client, request()?).await?
-            };
+            let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, plan).await?;
             return written::<E, R>(attributes, stamped);
         }
         let key = stamped_key(&stamped)?;
@@ -410,6 +426,11 @@ impl<E: Entity> Whole<'_, E> {
         write.return_value = R::return_value();
         Ok(write)
     }
+}
+
+/// Whether writes of `E` move unique sentinels.
+const fn moves_unique<E: Entity>() -> bool {
+    !E::MODEL.managed.unique.is_empty()
 }
 
 /// What the write hands back: the returned attributes the caller asked
