@@ -40,7 +40,7 @@ impl Client {
         consistent: bool,
     ) -> impl Future<Output = Result<Option<Item>>> + Send + 'static {
         // The SDK's future itself, mapped, not awaited inside another
-        // (`Get`'s own future is the only one around it).
+        // (the caller's own future is the only one around it).
         match self.checked_table() {
             Ok(table) => Either::Left(
                 (self.inner.sdk.get_item().table_name(table))

@@ -366,14 +366,14 @@ impl<E: Entity> Whole<'_, E> {
         let condition = self.condition(&stamped);
         let moves_unique = moves_unique::<E>();
         if self.blind(&stamped) {
-            let values = match self.mode {
-                Mode::Create => created_values(&stamped)?,
-                Mode::Replace => Vec::new(),
-            };
+            // Only a create claiming unique values comes here blind (the
+            // others are sent [`once`](Self::once)): conditioned on no
+            // item, it is not idempotent.
+            debug_assert!(self.mode == Mode::Create && moves_unique);
+            let values = created_values(&stamped)?;
             let plan = |_: &Current<E>| {
                 let item = Cow::Borrowed(&stamped.item);
-                let mut write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
-                write.idempotent = condition.is_none();
+                let write = self.request::<R>(item, condition.as_ref(), &[], &values)?;
                 Ok(Step::Send(write, ()))
             };
             let (_, attributes) = read_modify_write(self.client, Start::<E>::Blind, plan).await?;
