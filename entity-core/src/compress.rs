@@ -255,6 +255,45 @@ pub fn decode<T: Compressible>(value: AttributeValue) -> Result<T, ReadError> {
     }
 }
 
+/// A compressed field's stored value read as `T`, any type its attribute
+/// converts to (not only a [`Compressible`] one): a framed value's bytes
+/// as the attribute an uncompressed value would be (text `S` when `T`
+/// reads text, else binary `B`, else the list of numbers a `Vec<u8>`
+/// converts to), anything else as it is. For readers that know the field
+/// only by its attribute (a projected get).
+///
+/// ```
+/// use entity_core::compress::{decode_as, encode};
+///
+/// let text = "abc ".repeat(1_000);
+/// let stored = encode(&text, 1024).unwrap().unwrap();
+/// assert_eq!(decode_as::<String>(stored.clone()).unwrap(), text);
+/// assert_eq!(decode_as::<Vec<u8>>(stored).unwrap(), text.into_bytes());
+/// ```
+pub fn decode_as<T: FromAttribute>(value: AttributeValue) -> Result<T, ReadError> {
+    let bytes = match value {
+        AttributeValue::B(blob) if blob.as_ref().starts_with(&MAGIC) => {
+            unframe(blob.as_ref()).map_err(ReadError::Compression)?
+        }
+        plain => return T::from_attribute(plain).map_err(ReadError::Attribute),
+    };
+    // Text, binary or numbers: the first form `T` takes; else why the
+    // first was refused.
+    let text = std::str::from_utf8(&bytes).ok().map(str::to_owned);
+    let first = match text.map(|text| T::from_attribute(AttributeValue::S(text))) {
+        Some(Ok(value)) => return Ok(value),
+        Some(Err(e)) => Some(e),
+        None => None,
+    };
+    let blob = AttributeValue::B(Blob::new(bytes.clone()));
+    let first = match T::from_attribute(blob) {
+        Ok(value) => return Ok(value),
+        Err(e) => first.unwrap_or(e),
+    };
+    let list = bytes.iter().map(|b| AttributeValue::N(b.to_string()));
+    T::from_attribute(AttributeValue::L(list.collect())).map_err(|_| ReadError::Attribute(first))
+}
+
 /// The original bytes of a framed value (which begins with the magic).
 pub fn unframe(bytes: &[u8]) -> Result<Vec<u8>, CompressionError> {
     let Some((header, payload)) = bytes.split_at_checked(HEADER_LEN) else {

@@ -336,6 +336,9 @@ pub struct FieldModel {
     pub encrypted: bool,
     /// `#[entity(sign)]`: stored plain, signed with the item.
     pub signed: bool,
+    /// `#[entity(compress)]`: stored compressed when long enough
+    /// ([`compress`](crate::compress)).
+    pub compressed: bool,
 }
 
 impl FieldModel {
@@ -346,6 +349,7 @@ impl FieldModel {
             attribute,
             encrypted: false,
             signed: false,
+            compressed: false,
         }
     }
 
@@ -365,6 +369,14 @@ impl FieldModel {
     pub const fn signed(self) -> Self {
         Self {
             signed: true,
+            ..self
+        }
+    }
+
+    /// The field, compressed when long enough (`#[entity(compress)]`).
+    pub const fn compressed(self) -> Self {
+        Self {
+            compressed: true,
             ..self
         }
     }

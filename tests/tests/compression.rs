@@ -3,7 +3,8 @@
 //! over 400 KB raw is written when it fits compressed; items written before
 //! compression was turned on still read; a corrupt header is a typed
 //! error; and `Entity::item_size` is what the client's 400 KB check
-//! counts. (Compressed fields beside unique values, soft delete, history
+//! counts; a projected get reads compressed fields as a whole get does.
+//! (Compressed fields beside unique values, soft delete, history
 //! and a tenant are rows of the composition matrix, `matrix.rs`.)
 
 mod common;
@@ -268,4 +269,75 @@ async fn an_update_stores_a_compressed_field_as_a_put_does() {
         .unwrap();
     let raw = stored(c, &small.primary_key()).await.unwrap();
     assert_eq!(raw["body"], AttributeValue::S("short again".into()));
+}
+
+/// A projected get reads a compressed field as a whole get does, whether
+/// it was stored compressed or not, and for every type a field can
+/// compress (text, bytes, optional text).
+#[tokio::test]
+async fn a_projected_get_reads_compressed_fields() {
+    let t = table(&[Doc::MODEL]).await;
+    let c = &t.client;
+    let f = Doc::fields();
+    let text = json_like(20_000);
+    let large = Doc {
+        attachment: text.as_bytes().to_vec(),
+        summary: Some(json_like(5_000)),
+        ..doc("large", text.clone())
+    };
+    let small = Doc {
+        attachment: vec![7, 8, 9],
+        summary: Some("short".into()),
+        ..doc("small", "a short body".into())
+    };
+    for written in [&large, &small] {
+        c.put(written).await.unwrap();
+        let names = [f.body.name(), f.attachment.name(), f.summary.name()];
+        let read = c
+            .get(written.primary_key())
+            .project(names)
+            .await
+            .unwrap()
+            .expect("the item");
+        assert_eq!(read.get(f.body).unwrap(), written.body, "{}", written.id);
+        assert_eq!(read.get(f.attachment).unwrap(), written.attachment);
+        assert_eq!(read.get(f.summary).unwrap(), written.summary);
+        assert_eq!(read.get(f.title), Err(missing("title")), "not projected");
+    }
+    let raw = stored(c, &large.primary_key()).await.unwrap();
+    assert_eq!(&binary(&raw["body"])[..3], &MAGIC, "stored compressed");
+
+    // A compressed value that is not what the field holds is refused,
+    // naming the field.
+    let mut corrupt = raw.clone();
+    let mut bytes = binary(&raw["summary"]).to_vec();
+    bytes[3] = 9;
+    corrupt.insert("summary".into(), AttributeValue::B(Blob::new(bytes)));
+    put_raw(c, corrupt).await;
+    let read = c
+        .get(large.primary_key())
+        .project([f.summary.name()])
+        .await
+        .unwrap()
+        .expect("the item");
+    assert!(
+        matches!(
+            read.get(f.summary),
+            Err(DecodeError::Compressed {
+                attribute: "summary",
+                source: CompressionError::UnknownVersion(9),
+                ..
+            })
+        ),
+        "{:?}",
+        read.get(f.summary)
+    );
+}
+
+fn missing(attribute: &'static str) -> DecodeError {
+    DecodeError::Attribute {
+        entity: "Doc",
+        attribute,
+        source: entity_client::AttributeError::Missing,
+    }
 }

@@ -152,7 +152,9 @@ impl<E: Entity> Projection<E> {
 
     /// One field's value. A field that was not projected reads as absent:
     /// `None` for an optional field, an error for a required one; a value
-    /// that does not convert is an error.
+    /// that does not convert is an error. A compressed field
+    /// (`#[entity(compress)]`) reads compressed or not, as a whole read
+    /// does.
     pub fn get<T: entity_core::FromAttribute, M>(
         &self,
         attr: entity_core::expr::Attr<E, T, M>,
@@ -162,7 +164,20 @@ impl<E: Entity> Projection<E> {
             attribute: attr.name(),
             source,
         };
+        let compressed =
+            (E::MODEL.fields.iter()).any(|f| f.compressed && f.attribute == attr.name());
         match self.item.get(attr.name()) {
+            Some(value) if compressed => {
+                use entity_core::compress::{decode_as, ReadError};
+                decode_as(value.clone()).map_err(|e| match e {
+                    ReadError::Attribute(source) => fail(source),
+                    ReadError::Compression(source) => entity_core::DecodeError::Compressed {
+                        entity: E::MODEL.name,
+                        attribute: attr.name(),
+                        source,
+                    },
+                })
+            }
             Some(value) => T::from_attribute(value.clone()).map_err(fail),
             None => T::from_missing().ok_or_else(|| fail(entity_core::AttributeError::Missing)),
         }

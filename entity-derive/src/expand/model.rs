@@ -32,10 +32,12 @@ pub fn expand(entity: &Entity) -> TokenStream {
     let indexes = entity.indexes.iter().map(|i| index(entity, i));
     // Fields stored under their own names, unencrypted and unsigned (the
     // usual case), as one list of names.
-    let plain = entity
-        .fields
-        .iter()
-        .all(|f| f.encrypt.is_none() && f.sign.is_none() && *f.ident == f.attribute);
+    let plain = entity.fields.iter().all(|f| {
+        f.encrypt.is_none()
+            && f.sign.is_none()
+            && f.compression().is_none()
+            && *f.ident == f.attribute
+    });
     let fields = if plain {
         let names = entity.fields.iter().map(|f| &f.attribute);
         quote!(&#krate::FieldModel::plain([#(#names),*]))
@@ -43,10 +45,13 @@ pub fn expand(entity: &Entity) -> TokenStream {
         let fields = entity.fields.iter().map(|f| {
             let field = f.ident.to_string();
             let attribute = &f.attribute;
+            let compressed = f.compression().map(|_| quote!(.compressed()));
             match (f.encrypt, f.sign) {
                 (Some(_), _) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
-                (None, Some(_)) => quote!(#krate::FieldModel::new(#field, #attribute).signed()),
-                (None, None) => quote!(#krate::FieldModel::new(#field, #attribute)),
+                (None, Some(_)) => {
+                    quote!(#krate::FieldModel::new(#field, #attribute).signed() #compressed)
+                }
+                (None, None) => quote!(#krate::FieldModel::new(#field, #attribute) #compressed),
             }
         });
         quote!(&[#(#fields),*])
