@@ -60,6 +60,44 @@ pub(crate) fn not_deleted<E: Entity>() -> Option<Condition<E>> {
     Some(entity_core::__private::condition_not_exists(soft.attribute))
 }
 
+/// The caller's condition of a write that may meet a soft-deleted item (a
+/// put, an upsert, a transaction's put or condition check), made to hold
+/// on a deleted item just as it would on a missing one: a deleted item
+/// reads as missing to writes. `C` becomes `C AND` not deleted, or, for a
+/// condition that holds on a missing item (`attribute_not_exists`, `<>`),
+/// `C OR` deleted. As it is for an entity that does not soft-delete.
+pub(crate) fn as_if_missing<E: Entity>(condition: Option<Condition<E>>) -> Option<Condition<E>> {
+    let soft = E::MODEL.lifecycle.soft_delete;
+    match (condition, soft) {
+        (Some(condition), Some(soft)) if condition.holds_on_missing() => {
+            Some(condition.or(entity_core::__private::condition_exists(soft.attribute)))
+        }
+        (Some(condition), Some(soft)) => {
+            Some(entity_core::__private::condition_not_exists(soft.attribute).and(condition))
+        }
+        (condition, _) => condition,
+    }
+}
+
+/// A put's failed condition that met a soft-deleted item, told as one that
+/// met no item (no `old`): the item reads as missing.
+pub(crate) fn deleted_as_missing<E: Entity>(error: Error) -> Error {
+    match error {
+        Error::ConditionFailed {
+            entity,
+            why,
+            old: Some(old),
+            source,
+        } if is_deleted::<E>(&old) => Error::ConditionFailed {
+            entity,
+            why,
+            old: None,
+            source,
+        },
+        other => other,
+    }
+}
+
 /// A write's failed condition that met a soft-deleted item: the item is
 /// not found, as every read says.
 pub(crate) fn deleted_as_not_found<E: Entity>(error: Error) -> Error {

@@ -199,7 +199,10 @@ impl<S: Scope> TransactWrite<S> {
             check_item(E::MODEL, &stamped.item)?;
             let condition = match mode {
                 Mode::Create => and(condition, Some(not_exists::<E>())),
-                Mode::Replace => managed::with_version(condition, stamped.expected),
+                Mode::Replace => managed::with_version(
+                    super::lifecycle::as_if_missing(condition),
+                    stamped.expected,
+                ),
             };
             // An unset `created_at` keeps the stored one: an update with
             // `if_not_exists`. A transaction cannot read first, so keys
@@ -429,8 +432,10 @@ impl<S: Scope> TransactWrite<S> {
         condition: Condition<E>,
         guard: Option<IdentityGuard>,
     ) -> Self {
+        // A deleted item is checked as a missing one.
+        let condition = super::lifecycle::as_if_missing(Some(condition));
         self.keyed(key, guard, |table, key, guarded| {
-            let expressions = condition_only(Some(&condition), "transaction condition")?;
+            let expressions = condition_only(condition.as_ref(), "transaction condition")?;
             let check = ConditionCheck::builder()
                 .table_name(table)
                 .set_key(Some(key.to_item()))

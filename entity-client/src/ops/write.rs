@@ -6,6 +6,7 @@
 //! sentinels in the same transaction, and is sent so that no retry applies
 //! it twice ([`single`](super::single)).
 
+use super::lifecycle;
 use super::managed::{self, created_values, keep_created, stamped_key, Mode, Stamped};
 use super::rmw::{read_modify_write, Current, Start, Step};
 use super::single::{self, SingleWrite};
@@ -222,7 +223,9 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
         let (mode, expected) = (self.mode, stamped.expected);
         let refused = |e| match mode {
             Mode::Create => exists(e),
-            Mode::Replace => managed::version_conflict::<E>(e, expected),
+            Mode::Replace => {
+                lifecycle::deleted_as_missing::<E>(managed::version_conflict::<E>(e, expected))
+            }
         };
         let whole = Whole {
             client: &self.client,
@@ -320,7 +323,11 @@ impl<E: Entity> Whole<'_, E> {
     fn condition(&self, stamped: &Stamped<E>) -> Option<Condition<E>> {
         match self.mode {
             Mode::Create => and(self.condition.clone(), Some(not_exists::<E>())),
-            Mode::Replace => managed::with_version(self.condition.clone(), stamped.expected),
+            // A deleted item meets the caller's condition as a missing one.
+            Mode::Replace => managed::with_version(
+                lifecycle::as_if_missing(self.condition.clone()),
+                stamped.expected,
+            ),
         }
     }
 

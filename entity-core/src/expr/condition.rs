@@ -111,10 +111,42 @@ impl<E> Condition<E> {
         Self::new(Node::KeyEquals(attribute.to_owned(), value))
     }
 
+    /// Whether the condition holds on an item that does not exist, as
+    /// DynamoDB evaluates it there: a comparison with a missing attribute
+    /// is false, except `<>`, which is true (nothing is not equal to a
+    /// value); `attribute_not_exists` is true and every other function
+    /// false. (A write to an entity that soft-deletes evaluates its
+    /// caller's condition on a deleted item as on a missing one.)
+    ///
+    /// ```
+    /// # use entity_core::Entity;
+    /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String, title: String, views: u32 }
+    /// let f = Doc::fields();
+    /// assert!(!f.views.lt(10u32).holds_on_missing());
+    /// assert!(f.views.ne(10u32).holds_on_missing());
+    /// assert!(f.title.exists().not().holds_on_missing());
+    /// assert!(!f.title.begins_with("a").or(f.views.eq(1u32)).holds_on_missing());
+    /// ```
+    pub fn holds_on_missing(&self) -> bool {
+        on_missing(&self.node)
+    }
+
     /// The expression text, adding its names and values to `placeholders`.
     /// Fails if a value could not be converted (a NaN, say).
     pub fn render(&self, placeholders: &mut Placeholders) -> Result<String, AttributeError> {
         render(&self.node, placeholders)
+    }
+}
+
+fn on_missing(node: &Node) -> bool {
+    match node {
+        Node::Compare(_, op, _) | Node::Size(_, op, _) => *op == "<>",
+        Node::Between(..) | Node::In(..) | Node::KeyEquals(..) => false,
+        Node::Function(function, ..) => *function == "attribute_not_exists",
+        Node::KeyFunction(function, _) => *function == "attribute_not_exists",
+        Node::And(a, b) => on_missing(a) && on_missing(b),
+        Node::Or(a, b) => on_missing(a) || on_missing(b),
+        Node::Not(a) => !on_missing(a),
     }
 }
 
