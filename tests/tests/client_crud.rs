@@ -179,7 +179,7 @@ async fn create_writes_once_then_fails_with_the_existing_item() {
     assert_eq!(*why, entity_client::FailedCondition::Exists);
     assert_eq!(
         err.to_string(),
-        "condition failed on a Task write, nothing was written: an item with this key exists (a create writes only a new item: `put` replaces one, `upsert` merges into it)"
+        "condition failed on a Task write, nothing was written: an item with this key exists (a create, or a rekey onto this key, writes only where no item is: `put` replaces one, `upsert` merges into it)"
     );
     let old = old.as_deref().expect("DynamoDB returns the existing item");
     assert_eq!(Task::from_item(old.clone()).unwrap(), original);

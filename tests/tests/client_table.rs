@@ -364,6 +364,11 @@ async fn designs_that_cannot_work_are_refused_before_sending() {
             .unwrap_err(),
     );
     assert!(message.contains("Flat"), "{message}");
+    assert!(
+        message.contains("and no sort key") && message.contains("give each a `#[sk(...)]`"),
+        "says what differs and the fix, not Rust's debug output: {message}"
+    );
+    assert!(!message.contains("Some("), "{message}");
     // One GSI name, two key schemas.
     let message = refused(
         client

@@ -17,7 +17,8 @@ pub(crate) mod stream;
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FailedCondition {
-    /// A `create` met an item with its key.
+    /// A `create` met an item with its key, or a `rekey` an item at the
+    /// new key.
     Exists,
     /// A group setter (`Task::set_status_priority(..)`) met stored
     /// composites other than the ones it was given: these fields differ.
@@ -35,7 +36,7 @@ impl fmt::Display for FailedCondition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FailedCondition::Exists => f.write_str(
-                "an item with this key exists (a create writes only a new item: `put` replaces one, `upsert` merges into it)",
+                "an item with this key exists (a create, or a rekey onto this key, writes only where no item is: `put` replaces one, `upsert` merges into it)",
             ),
             FailedCondition::Composites { differ } => {
                 let names: Vec<String> = differ.iter().map(|d| format!("`{d}`")).collect();

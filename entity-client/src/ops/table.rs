@@ -69,9 +69,16 @@ impl TableDesign {
                 model.primary.sk.map(|k| k.attribute.to_owned()),
             );
             if theirs != design.key {
+                let shown = |(pk, sk): &(String, Option<String>)| match sk {
+                    Some(sk) => format!("partition key `{pk}` and sort key `{sk}`"),
+                    None => format!("partition key `{pk}` and no sort key"),
+                };
                 return Err(ValidationError::TableDesign(format!(
-                    "{} keys the table on {theirs:?}, {} on {:?}",
-                    model.name, first.name, design.key
+                    "{} keys the table on {}, {} on {}: entities of one table key it alike (give each a `#[sk(...)]`, or none)",
+                    model.name,
+                    shown(&theirs),
+                    first.name,
+                    shown(&design.key)
                 )));
             }
             design.add_key_types(model);
