@@ -200,7 +200,7 @@ async fn every_builder_explains_what_it_would_send() {
         (
             "history",
             c.history(Doc::key("d1")).explain().await.unwrap(),
-            &["Query"],
+            &["Query"], // after the stored item's version, read for real
         ),
         (
             "query",

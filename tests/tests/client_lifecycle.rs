@@ -311,6 +311,62 @@ async fn every_write_stores_a_snapshot_and_keep_holds_exactly_the_last_n() {
     let _ = v1;
 }
 
+/// An item deleted for good leaves its snapshots, read while no item is at
+/// the key; a new item there starts again at version 1, and its history is
+/// its own, never mixed with the earlier item's.
+#[tokio::test]
+async fn a_new_item_at_a_key_deleted_for_good_has_only_its_own_history() {
+    let (_t, client, _) = setup().await;
+    let versions = |history: Vec<Page>| -> Vec<(u64, String)> {
+        history.into_iter().map(|p| (p.version, p.body)).collect()
+    };
+    let mut page = Page {
+        page_id: "p1".into(),
+        body: String::new(),
+        version: 0,
+    };
+    for body in ["a", "b", "c", "d"] {
+        page.body = body.into();
+        page = client.put(&page).await.unwrap();
+    }
+    client.delete(Page::key("p1")).await.unwrap();
+    let left = client.history(Page::key("p1")).all().await.unwrap();
+    assert_eq!(left.len(), 4, "the deleted item's history, read");
+
+    let again = Page {
+        page_id: "p1".into(),
+        body: "again".into(),
+        version: 0,
+    };
+    let again = client.create(&again).await.unwrap();
+    assert_eq!(again.version, 1);
+    let history = client.history(Page::key("p1")).all().await.unwrap();
+    assert_eq!(versions(history), [(1, "again".to_owned())]);
+    let latest = client.history(Page::key("p1")).latest().await.unwrap();
+    assert_eq!(latest, Some(again.clone()));
+    let third = client.history(Page::key("p1")).version(3).await.unwrap();
+    assert_eq!(third, None, "the earlier item's version 3");
+    let mut next = again;
+    next.body = "again 2".into();
+    client.put(&next).await.unwrap();
+    let history = client.history(Page::key("p1")).all().await.unwrap();
+    assert_eq!(
+        versions(history),
+        [(2, "again 2".to_owned()), (1, "again".to_owned())]
+    );
+
+    // Purged, with `keep = 3`: the new item's history is its one version.
+    let mut d = client.create(&doc("d1", "v1", "s")).await.unwrap();
+    for title in ["v2", "v3", "v4"] {
+        d.title = title.into();
+        d = client.put(&d).await.unwrap();
+    }
+    client.purge(Doc::key("d1")).await.unwrap();
+    let d = client.create(&doc("d1", "new", "s")).await.unwrap();
+    let history = client.history(Doc::key("d1")).all().await.unwrap();
+    assert_eq!(history, [d]);
+}
+
 #[tokio::test]
 async fn snapshots_sort_by_version_and_never_read_as_the_entity() {
     let (t, client, _) = setup().await;

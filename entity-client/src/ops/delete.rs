@@ -332,7 +332,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
     for Delete<E, R>
 {
     type Output = R::Output;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {
@@ -474,7 +474,7 @@ fn restored<E: Entity>(
 
 impl<E: Entity + Send + 'static> crate::ops::operation::Operation for Restore<E> {
     type Output = E;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {

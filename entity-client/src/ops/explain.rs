@@ -5,8 +5,9 @@
 //! records each request as serialized for the wire (operation, and the JSON
 //! body with its expressions, placeholders, names, values and keys) and
 //! stops it before it is transmitted. The reads a write needs first (the
-//! stored item a put of an entity with unique constraints reads) are sent
-//! for real, so the write explained is the one that would follow them.
+//! stored item a put of an entity with unique constraints reads), and the
+//! stored item's version a history read starts with, are sent for real, so
+//! the request explained is the one that would follow them.
 
 use super::operation::Operation;
 use super::BoxFuture;
@@ -66,7 +67,7 @@ struct Capture {
     requests: Arc<Mutex<Vec<Request>>>,
 }
 
-/// Reads a write may send for real before the write it explains.
+/// Reads an operation may send for real before the request it explains.
 const PREPARATORY_READS: [&str; 1] = ["GetItem"];
 
 /// The stop of a captured request (never seen by callers of `explain`).
@@ -149,7 +150,7 @@ pub trait Explain: Sized {
 /// What [`Explain::explain`] does for every operation (`operation!`
 /// implements the trait with it).
 pub(crate) fn explain<O: Operation>(mut operation: O) -> BoxFuture<'static, Result<Explained>> {
-    let (client, capture) = operation.client_mut().explaining(O::WRITES);
+    let (client, capture) = operation.client_mut().explaining(O::READS_FIRST);
     *operation.client_mut() = client;
     Box::pin(async move {
         let outcome = super::operation::run(operation).await;

@@ -102,7 +102,7 @@ impl<E: Entity + Send + 'static> Get<E> {
 
 impl<E: Entity + Send + 'static> Operation for Get<E> {
     type Output = Option<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {
@@ -245,7 +245,7 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
 /// A projected get is a `get`: its span and its one GetItem are the get's.
 impl<E: Entity + Send + 'static> Operation for GetProjected<E> {
     type Output = Option<Projection<E>>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         self.get.describe()

@@ -85,7 +85,7 @@ impl<E: Entity + Send + 'static> GetUnique<E> {
 
 impl<E: Entity + Send + 'static> crate::ops::operation::Operation for GetUnique<E> {
     type Output = Option<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {

@@ -2,6 +2,7 @@
 //! newest first.
 
 use super::history::{snapshot_identity, snapshot_sk, VERSION_DIGITS};
+use super::managed::version_of;
 use super::operation::{operation, run, Operation};
 use crate::error::{from_sdk, Result};
 use crate::scoping::{Reaches, Scope, ScopeKey};
@@ -13,7 +14,11 @@ use entity_core::{Entity, Item, PrimaryKey};
 use futures::stream::{self, Stream, TryStreamExt};
 use std::future::Future;
 
-/// The history of one item: its snapshots, newest first.
+/// The history of one item: its snapshots, newest first. Each read first
+/// gets the stored item's version (a GetItem): only snapshots up to it are
+/// the item's own. An item deleted for good (a hard `delete`, a `purge`)
+/// leaves its snapshots, read while no item is at the key; a new item
+/// there starts again at version 1, and reads show only its own.
 ///
 /// ```no_run
 /// # use entity_client::{Client, Entity};
@@ -59,8 +64,8 @@ impl<E: Entity + Send + 'static> History<E> {
         self
     }
 
-    /// The snapshots, newest first, as a lazy stream (one Query per page),
-    /// in the operation's span.
+    /// The snapshots, newest first, as a lazy stream (the item's version,
+    /// then one Query per page), in the operation's span.
     pub fn items(self) -> impl Stream<Item = Result<E>> + Send + 'static {
         let span = self.span();
         crate::trace::traced_stream(span, self.snapshots())
@@ -82,7 +87,8 @@ impl<E: Entity + Send + 'static> History<E> {
         crate::trace::traced(span, || latest).await
     }
 
-    /// The snapshot of version `version` (a GetItem).
+    /// The snapshot of version `version` (a GetItem of the item's version,
+    /// then one of the snapshot).
     pub async fn version(self, version: u64) -> Result<Option<E>> {
         let span = self.span();
         crate::trace::traced(span, || self.snapshot(version)).await
@@ -90,35 +96,66 @@ impl<E: Entity + Send + 'static> History<E> {
 
     /// The snapshots, newest first, outside any span.
     fn snapshots(self) -> impl Stream<Item = Result<E>> + Send + 'static {
-        let start = self.prefix().map(|prefix| (self, prefix, None, false));
-        stream::try_unfold(Some(start), |state| async move {
-            let Some(state) = state else {
-                return Ok::<_, crate::Error>(None);
+        /// Where the read is: not started, at a page, or done.
+        enum At<E> {
+            Start(History<E>),
+            Page(History<E>, Range, Item),
+            Done,
+        }
+        stream::try_unfold(At::Start(self), |at| async move {
+            let (history, range, start) = match at {
+                At::Done => return Ok::<_, crate::Error>(None),
+                At::Start(history) => {
+                    let range = history.range().await?;
+                    (history, range, None)
+                }
+                At::Page(history, range, start) => (history, range, Some(start)),
             };
-            let (history, prefix, start, done) = state?;
-            if done {
-                return Ok(None);
-            }
-            let (items, next) = history.page(&prefix, start).await?;
-            let done = next.is_none();
+            let (items, next) = history.page(&range, start).await?;
+            let at = match next {
+                Some(next) => At::Page(history, range, next),
+                None => At::Done,
+            };
             let items: Vec<Result<E>> = items.into_iter().map(Ok).collect();
-            Ok(Some((
-                stream::iter(items),
-                Some(Ok((history, prefix, next, done))),
-            )))
+            Ok(Some((stream::iter(items), at)))
         })
         .try_flatten()
     }
 
-    /// The snapshot of one version, outside any span.
+    /// The sort keys the item's own snapshots lie between: from the first
+    /// version to the stored item's (live or soft-deleted). Snapshots above
+    /// it are an earlier item's at this key, left by a hard delete or a
+    /// purge: a new item starts its history again at version 1, writing
+    /// over that item's snapshots as it goes. With no item stored, every
+    /// snapshot at the key is read (the deleted item's history).
+    async fn range(&self) -> Result<Range> {
+        let history = self.model()?;
+        let (_, sk) = self.base_sk()?;
+        let upto = match E::MODEL.managed.version {
+            Some(version) => {
+                let stored = (self.client)
+                    .get_raw(E::MODEL.name, self.key.to_item(), self.consistent)
+                    .await?;
+                stored.map(|item| snapshot_sk(&history, &sk, version_of(&item, version)))
+            }
+            None => None,
+        };
+        Ok(Range {
+            prefix: format!("{sk}{}", history.separator),
+            upto,
+        })
+    }
+
     async fn snapshot(self, version: u64) -> Result<Option<E>> {
         let (sk_attribute, sk) = self.base_sk()?;
         let history = self.model()?;
+        let wanted = snapshot_sk(&history, &sk, version);
+        // Above the stored item's version, a snapshot is an earlier item's.
+        if (self.range().await?.upto).is_some_and(|upto| wanted > upto) {
+            return Ok(None);
+        }
         let mut key = self.key.to_item();
-        key.insert(
-            sk_attribute.to_owned(),
-            AttributeValue::S(snapshot_sk(&history, &sk, version)),
-        );
+        key.insert(sk_attribute.to_owned(), AttributeValue::S(wanted));
         let item = (self.client)
             .get_raw(E::MODEL.name, key, self.consistent)
             .await?;
@@ -141,29 +178,25 @@ impl<E: Entity + Send + 'static> History<E> {
         })
     }
 
-    /// The sort key prefix every snapshot of the item starts with.
-    fn prefix(&self) -> Result<String> {
-        let history = self.model()?;
-        let (_, sk) = self.base_sk()?;
-        Ok(format!("{sk}{}", history.separator))
-    }
-
     /// One Query page of snapshots: those whose sort key is the prefix and
     /// exactly ten digits (a longer sort key that happens to begin with the
     /// prefix is another item's).
-    async fn page(&self, prefix: &str, start: Option<Item>) -> Result<(Vec<E>, Option<Item>)> {
+    async fn page(&self, range: &Range, start: Option<Item>) -> Result<(Vec<E>, Option<Item>)> {
         let (sk_attribute, _) = self.base_sk()?;
-        let output = self
-            .client
-            .inner
-            .sdk
-            .query()
+        let prefix = range.prefix.as_str();
+        let mut query = (self.client.inner.sdk.query())
             .table_name(self.client.checked_table()?)
-            .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
             .expression_attribute_names("#pk", self.key.pk_attribute)
             .expression_attribute_names("#sk", sk_attribute)
             .expression_attribute_values(":pk", self.key.to_item()[self.key.pk_attribute].clone())
-            .expression_attribute_values(":prefix", AttributeValue::S(prefix.to_owned()))
+            .expression_attribute_values(":prefix", AttributeValue::S(prefix.to_owned()));
+        query = match &range.upto {
+            Some(upto) => query
+                .key_condition_expression("#pk = :pk AND #sk BETWEEN :prefix AND :upto")
+                .expression_attribute_values(":upto", AttributeValue::S(upto.clone())),
+            None => query.key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)"),
+        };
+        let output = query
             .scan_index_forward(false)
             .consistent_read(self.consistent)
             .set_exclusive_start_key(start)
@@ -205,9 +238,16 @@ impl<E: Entity + Send + 'static> History<E> {
     }
 }
 
+/// The sort keys a history read covers: those of its snapshots (`prefix`
+/// and ten digits), up to `upto` when an item is stored.
+struct Range {
+    prefix: String,
+    upto: Option<String>,
+}
+
 impl<E: Entity + Send + 'static> Operation for History<E> {
     type Output = Vec<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {

@@ -118,7 +118,7 @@ impl<E: Entity + Send + 'static> Hydrate<E> {
 
 impl<E: Entity + Send + 'static> Operation for Hydrate<E> {
     type Output = Vec<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {

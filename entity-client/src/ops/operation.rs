@@ -20,9 +20,11 @@ pub(crate) trait Operation: Sized + Send + 'static {
     /// What it returns when it succeeds.
     type Output: Send + 'static;
 
-    /// Whether it writes: `explain` then lets the reads it needs first
-    /// (the stored item of a guarded write) through.
-    const WRITES: bool;
+    /// Whether `explain` lets the GetItems it sends first through, to
+    /// explain what follows them: a write's (the stored item of a guarded
+    /// write) and a history read's (the stored item's version). Another
+    /// read's GetItem is what it explains.
+    const READS_FIRST: bool;
 
     /// The operation, entity, table and index its span names.
     fn describe(&self) -> Op<'_>;

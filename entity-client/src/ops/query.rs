@@ -449,7 +449,7 @@ fn check_cursor_key<E: Readable>(query: &Query<E>, key: &Item) -> Result<()> {
 
 impl<E: Readable + Send + 'static> Operation for QueryRequest<E> {
     type Output = Page<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {

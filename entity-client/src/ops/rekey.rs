@@ -120,7 +120,7 @@ impl<E: Entity> Rekey<E> {
 
 impl<E: Entity + Send + 'static> Operation for Rekey<E> {
     type Output = E;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {

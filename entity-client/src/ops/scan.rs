@@ -275,7 +275,7 @@ pub(crate) fn check_cursor_key<E: Entity>(key: &Item) -> Result<()> {
 
 impl<E: Entity + Send + 'static> Operation for Scan<E> {
     type Output = Page<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {

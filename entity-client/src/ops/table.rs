@@ -525,7 +525,7 @@ pub(crate) async fn wait_until_active(client: &Client, timeout: Duration) -> Res
 
 impl Operation for CreateTable {
     type Output = ();
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {

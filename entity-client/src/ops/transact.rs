@@ -652,7 +652,7 @@ fn check_before_sending(error: Option<Error>, items: usize) -> Result<()> {
 
 impl<S: Scope> Operation for TransactWrite<S> {
     type Output = ();
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {
@@ -808,7 +808,7 @@ impl<S: Scope> TransactGet<S> {
 
 impl<S: Scope> Operation for TransactGet<S> {
     type Output = TransactGetOutput;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {

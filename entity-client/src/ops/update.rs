@@ -428,7 +428,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
     for UpdateItem<E, R>
 {
     type Output = R::Output;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {

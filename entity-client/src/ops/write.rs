@@ -254,7 +254,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> Put<E, R> {
 
 impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operation for Put<E, R> {
     type Output = R::Output;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {

@@ -415,7 +415,7 @@ impl Chunk {
 
 impl Operation for TenantBatchWrite {
     type Output = BatchWriteOutput;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {

@@ -202,7 +202,7 @@ async fn get_chunk<E: Entity>(
 
 impl<E: Entity + Send + 'static> Operation for BatchGet<E> {
     type Output = BatchGetOutput<E>;
-    const WRITES: bool = false;
+    const READS_FIRST: bool = false;
 
     fn describe(&self) -> Op<'_> {
         Op {

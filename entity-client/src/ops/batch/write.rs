@@ -491,7 +491,7 @@ impl Cutting {
 
 impl<S: Scope> crate::ops::operation::Operation for BatchWrite<S> {
     type Output = BatchWriteOutput;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> crate::trace::Op<'_> {
         crate::trace::Op {

@@ -453,7 +453,7 @@ impl Run {
 
 impl<E: Entity + Send + 'static> Operation for Migrate<E> {
     type Output = MigrationReport;
-    const WRITES: bool = true;
+    const READS_FIRST: bool = true;
 
     fn describe(&self) -> Op<'_> {
         Op {
