@@ -73,8 +73,12 @@ impl TableDesign {
                     Some(sk) => format!("partition key `{pk}` and sort key `{sk}`"),
                     None => format!("partition key `{pk}` and no sort key"),
                 };
+                let fix = match theirs.1.is_some() == design.key.1.is_some() {
+                    true => "name the key attributes alike (`#[pk(.., attr = \"..\")]`)",
+                    false => "give each a `#[sk(...)]`, or none",
+                };
                 return Err(ValidationError::TableDesign(format!(
-                    "{} keys the table on {}, {} on {}: entities of one table key it alike (give each a `#[sk(...)]`, or none)",
+                    "{} keys the table on {}, {} on {}: entities of one table key it alike ({fix})",
                     model.name,
                     shown(&theirs),
                     first.name,

@@ -47,7 +47,9 @@ pub fn expand(entity: &Entity) -> TokenStream {
             let attribute = &f.attribute;
             let compressed = f.compression().map(|_| quote!(.compressed()));
             match (f.encrypt, f.sign) {
-                (Some(_), _) => quote!(#krate::FieldModel::new(#field, #attribute).encrypted()),
+                (Some(_), _) => {
+                    quote!(#krate::FieldModel::new(#field, #attribute).encrypted() #compressed)
+                }
                 (None, Some(_)) => {
                     quote!(#krate::FieldModel::new(#field, #attribute).signed() #compressed)
                 }
