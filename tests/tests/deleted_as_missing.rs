@@ -122,6 +122,15 @@ async fn an_upsert_meets_a_deleted_item_as_a_missing_one() {
     );
 }
 
+/// Whether a transaction committed (`false`: its condition failed).
+fn committed(what: &str, out: entity_client::Result<()>) -> bool {
+    match out {
+        Ok(()) => true,
+        Err(Error::TransactionCanceled { .. }) => false,
+        Err(e) => panic!("{what}: {e}"),
+    }
+}
+
 #[tokio::test]
 async fn a_transaction_checks_a_deleted_item_as_a_missing_one() {
     let t = table(&[Card::MODEL]).await;
@@ -134,11 +143,7 @@ async fn a_transaction_checks_a_deleted_item_as_a_missing_one() {
                 .condition_check(Card::key(id), condition)
                 .put(&card(&format!("other-{n}"), "x"))
                 .await;
-            match out {
-                Ok(()) => true,
-                Err(Error::TransactionCanceled { .. }) => false,
-                Err(e) => panic!("{what}: {e}"),
-            }
+            committed(what, out)
         };
         let missing = check(format!("missing-{n}"), condition.clone()).await;
         assert_eq!(missing, on_missing, "{what}: check on no item (the server)");
@@ -152,11 +157,7 @@ async fn a_transaction_checks_a_deleted_item_as_a_missing_one() {
                 .transact_write()
                 .put_if(&card(&id, "new"), condition)
                 .await;
-            match out {
-                Ok(()) => true,
-                Err(Error::TransactionCanceled { .. }) => false,
-                Err(e) => panic!("{what}: {e}"),
-            }
+            committed(what, out)
         };
         let missing = put_if(format!("missing-{n}"), condition.clone()).await;
         assert_eq!(
