@@ -198,7 +198,11 @@ pub struct GetProjected<E> {
 
 impl<E: Entity + Send + 'static> Get<E> {
     /// Reads only these attributes (from the entity's field handles:
-    /// `f.title.name()`).
+    /// `f.title.name()`). The item is checked as a whole get checks it:
+    /// another entity's item (or a history snapshot) is an
+    /// `Error::Decode`; an item of an older entity version is read whole,
+    /// upgraded through `upgrade_from` (or refused without one), and
+    /// projected from the entity it reads as.
     pub fn project(self, attributes: impl IntoIterator<Item = &'static str>) -> GetProjected<E> {
         GetProjected {
             get: self,
@@ -213,9 +217,14 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
         check_primary_key(&get.key)?;
         let visibility = Visibility::of::<E>(&get.client, get.shown);
         let mut placeholders = entity_core::expr::Placeholders::default();
-        // The attributes that say whether the item is shown are read too.
-        let mut attributes = self.attributes;
-        for attribute in visibility.attributes() {
+        // The attributes that say whether the item is shown, and whose
+        // entity and version it is, are read too.
+        let mut attributes = self.attributes.clone();
+        let model = E::MODEL;
+        for attribute in visibility
+            .attributes()
+            .chain([model.identity_attribute, model.version_attribute])
+        {
             if !attributes.contains(&attribute) {
                 attributes.push(attribute);
             }
@@ -235,10 +244,28 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
             .send()
             .await
             .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        Ok(output
-            .item
-            .filter(|item| visibility.shows(item))
-            .map(Projection::new))
+        let Some(item) = output.item.filter(|item| visibility.shows(item)) else {
+            return Ok(None);
+        };
+        match entity_core::__private::check_item(&item, model) {
+            Ok(()) => Ok(Some(Projection::new(item))),
+            // Another entity's item (or a history snapshot) is refused as
+            // a whole get refuses it.
+            Err(e @ entity_core::DecodeError::WrongEntity { .. }) => Err(e.into()),
+            // An item of another version is read whole, as a get reads it
+            // (upgraded through `upgrade_from`, or refused), and projected
+            // from the entity it reads as.
+            Err(_) => {
+                let whole = get.await?;
+                whole
+                    .map(|entity| {
+                        let mut item = entity.to_item()?;
+                        item.retain(|name, _| self.attributes.contains(&name.as_str()));
+                        Ok(Projection::new(item))
+                    })
+                    .transpose()
+            }
+        }
     }
 }
 
