@@ -195,6 +195,19 @@ impl<S: Scope> TransactWrite<S> {
         // The key of the stamped item: a generated id may be part of it.
         let key = KeyId::of_item(&E::MODEL.primary, &stamped.item)
             .unwrap_or_else(|| KeyId::of(&entity.primary_key()));
+        self.whole_stamped(stamped, key, mode, condition, guard)
+    }
+
+    /// [`whole`](Self::whole) of an entity stamped already, whose table
+    /// key is `key`.
+    pub(crate) fn whole_stamped<E: Entity>(
+        self,
+        stamped: managed::Stamped<E>,
+        key: KeyId,
+        mode: Mode,
+        condition: Option<Condition<E>>,
+        guard: Option<IdentityGuard>,
+    ) -> Self {
         let built = (|| {
             check_item(E::MODEL, &stamped.item)?;
             let condition = match mode {
@@ -555,7 +568,7 @@ impl<S: Scope> TransactWrite<S> {
 }
 
 /// Whether a key of `E` is composed of its `created_at` field.
-fn created_at_composes_a_key<E: Entity>() -> bool {
+pub(crate) fn created_at_composes_a_key<E: Entity>() -> bool {
     let Some(created_at) = E::MODEL.managed.created_at else {
         return false;
     };

@@ -21,16 +21,18 @@ use crate::keys::KeyId;
 use crate::limits::MAX_TRANSACTION_ITEMS;
 use crate::ops::batch::seen::SeenKeys;
 use crate::ops::batch::write::{BatchWriteOutput, RefusedWrite, UnprocessedWrite};
-use crate::ops::managed::Mode;
+use crate::ops::managed::{self, Mode, Stamped};
 use crate::ops::operation::{operation, Operation};
 use crate::ops::single::IdentityGuard;
+use crate::ops::transact::created_at_composes_a_key;
 use crate::ops::transact::TransactWrite;
 use crate::rate_limit::{Kind, RateLimit};
 use crate::scoping::{Reaches, Reads};
 use crate::trace::Op;
 use crate::Client;
 use entity_core::{
-    IntoTenantKey, Item, TenantEntity, WithoutSoftDelete, WithoutUnique, WithoutVersion,
+    Entity, IntoTenantKey, Item, PrimaryKey, TenantEntity, WithoutSoftDelete, WithoutUnique,
+    WithoutVersion,
 };
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 use std::future::Future;
@@ -140,7 +142,10 @@ impl TenantBatchWrite {
     /// Writes a whole item of this tenant, with its generated ids and
     /// timestamps filled in as a transaction's put fills them (an unset
     /// `created_at` keeps the stored item's; see
-    /// [`TransactWrite::put`](crate::TransactWrite::put)).
+    /// [`TransactWrite::put`](crate::TransactWrite::put)), before its key
+    /// is named: a generated id may be part of it. An unset `created_at`
+    /// that a key is composed of is now, as in
+    /// [`Client::batch_write`](crate::Client::batch_write).
     pub fn put<E: TenantEntity + WithoutUnique + WithoutVersion + 'static>(
         mut self,
         entity: &E,
@@ -149,10 +154,15 @@ impl TenantBatchWrite {
             self.error.get_or_insert(error);
             return self;
         }
-        let key = entity.primary_key();
-        self.add::<E>(key.to_item(), KeyId::of(&key), |writes| {
-            writes.whole(entity, Mode::Replace, None, IdentityGuard::of::<E>(true))
-        })
+        match stamped(&self.client, entity) {
+            Ok((stamped, key)) => self.add::<E>(key.to_item(), KeyId::of(&key), |writes| {
+                writes.whole_stamped(stamped, KeyId::of(&key), Mode::Replace, None, guard::<E>())
+            }),
+            Err(error) => {
+                self.error.get_or_insert(error);
+                self
+            }
+        }
     }
 
     /// Writes each entity (see [`put`](Self::put)).
@@ -219,17 +229,19 @@ impl TenantBatchWrite {
     {
         Reads::<E>::enter(&self.tenant.scope);
         let scope = self.tenant.scope.clone();
+        let client = self.client.clone();
         let converted = entities.map(move |entity| {
             if let Some(error) = scope.refuse(&entity) {
                 return Err((E::MODEL.name, error));
             }
-            let key = entity.primary_key();
+            let (stamped, key) = stamped(&client, &entity).map_err(|e| (E::MODEL.name, e))?;
+            let id = KeyId::of(&key);
             Ok(Queued {
                 entity: E::MODEL.name,
                 key: key.to_item(),
-                id: KeyId::of(&key),
+                id: id.clone(),
                 write: Box::new(move |writes: TransactWrite| {
-                    writes.whole(&entity, Mode::Replace, None, IdentityGuard::of::<E>(true))
+                    writes.whole_stamped(stamped, id, Mode::Replace, None, guard::<E>())
                 }),
             })
         });
@@ -439,3 +451,24 @@ impl Operation for TenantBatchWrite {
 }
 
 operation!([] TenantBatchWrite => BatchWriteOutput);
+
+/// A tenant's write is guarded: it touches only an item that is absent or
+/// of its entity.
+fn guard<E: Entity>() -> Option<IdentityGuard> {
+    IdentityGuard::of::<E>(true)
+}
+
+/// An entity stamped for a batch put, and its table key (a generated id
+/// may be part of it): ids generated, timestamps set, as a batch put
+/// stamps them. An unset `created_at` keeps a stored item's, unless a key
+/// is composed of it: then it is now, as in
+/// [`Client::batch_write`](crate::Client::batch_write) (a transaction
+/// cannot read the stored one first, and the key must be known).
+fn stamped<E: Entity>(client: &Client, entity: &E) -> Result<(Stamped<E>, PrimaryKey<E>)> {
+    let mut stamped = managed::stamp(client, entity, Mode::Replace)?;
+    if stamped.created_unset && created_at_composes_a_key::<E>() {
+        stamped.created_unset = false;
+    }
+    let key = managed::stamped_key(&stamped)?;
+    Ok((stamped, key))
+}
