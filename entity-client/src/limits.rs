@@ -66,6 +66,9 @@ pub(crate) fn check_item_key<'a>(
     let sk = primary.sk.map(|key| gathered.get(item, key.attribute));
     if let (Some(key), Some(sk)) = (&primary.sk, sk) {
         check_key_value(key, sk, false)?;
+        if let Some(AttributeValue::S(sk)) = sk {
+            check_not_snapshot(model, sk)?;
+        }
     }
     for index in model.indexes {
         check_key_value(&index.pk, gathered.get(item, index.pk.attribute), true)?;
@@ -200,12 +203,41 @@ fn check_key_length(
 }
 
 /// Checks a table key.
-pub fn check_primary_key<E>(key: &entity_core::PrimaryKey<E>) -> Result<(), ValidationError> {
+pub fn check_primary_key<E: entity_core::Entity>(
+    key: &entity_core::PrimaryKey<E>,
+) -> Result<(), ValidationError> {
     check_key(key.pk_attribute, &key.pk, true)?;
     if let Some((attribute, value)) = &key.sk {
         check_key(attribute, value, false)?;
+        check_not_snapshot(E::MODEL, value)?;
     }
     Ok(())
+}
+
+/// Refuses a history entity's sort key that ends as a snapshot's does (its
+/// separator and ten digits): the item and the snapshot of another item's
+/// version would share one key, and a write of either would replace the
+/// other.
+fn check_not_snapshot(model: &EntityModel, sk: &str) -> Result<(), ValidationError> {
+    let (Some(history), Some(key)) = (&model.lifecycle.history, model.primary.sk) else {
+        return Ok(());
+    };
+    let digits = crate::ops::history::VERSION_DIGITS;
+    let Some(split) = sk.len().checked_sub(digits) else {
+        return Ok(());
+    };
+    // Ten ASCII digits at the end: `split` is a character boundary.
+    if !sk.as_bytes()[split..].iter().all(u8::is_ascii_digit)
+        || !sk[..split].ends_with(history.separator)
+    {
+        return Ok(());
+    }
+    Err(ValidationError::SnapshotKey {
+        entity: model.name,
+        attribute: key.attribute,
+        value: sk.to_owned(),
+        separator: history.separator,
+    })
 }
 
 /// Checks a table name: 3 to 255 characters of `A-Z a-z 0-9 _ . -`.

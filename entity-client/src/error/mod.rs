@@ -407,6 +407,20 @@ pub enum ValidationError {
         /// The limit.
         limit: usize,
     },
+    /// A history entity's sort key that ends as its snapshots' keys do
+    /// (the separator, `@` by default, and ten digits): the item would
+    /// share its key with the snapshot of another item's version.
+    #[error("{entity}'s sort key {attribute} = `{value}` ends as a history snapshot's key does (`{separator}` and ten digits), so the item would share its key with another item's snapshot: change the value that ends the key, or give `history(separator = \"..\")` a character the values never hold")]
+    SnapshotKey {
+        /// The entity.
+        entity: &'static str,
+        /// The sort key attribute.
+        attribute: &'static str,
+        /// The sort key's value.
+        value: String,
+        /// The entity's history separator.
+        separator: &'static str,
+    },
     /// A key value is empty, which DynamoDB rejects.
     #[error("{attribute} is empty; DynamoDB keys cannot be empty strings")]
     EmptyKey {
