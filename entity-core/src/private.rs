@@ -479,6 +479,13 @@ pub fn condition_not_exists<E>(attribute: &str) -> Condition<E> {
     Condition::attribute_not_exists(attribute)
 }
 
+/// A TTL attribute that holds a time at or before `now` (epoch seconds):
+/// an expired item. Not true of an item without one, or with a value that
+/// is not a number, as DynamoDB's TTL reads them.
+pub fn condition_expired<E>(attribute: &'static str, now: i64) -> Condition<E> {
+    Condition::attribute_at_most(attribute, AttributeValue::N(now.to_string()))
+}
+
 /// Equality on a raw attribute (the identity filter).
 pub fn condition_equals<E>(attribute: &str, value: AttributeValue) -> Condition<E> {
     Condition::attribute_equals(attribute, value)

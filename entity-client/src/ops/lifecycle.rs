@@ -8,8 +8,8 @@
 //! - a stored item that is soft-deleted (and not `keep_unique`) or expired
 //!   holds no unique values: its sentinels were freed, or may be taken
 //!   over ([`holds_unique`]);
-//! - a soft-deleted item is not changed by `update` or `patch` (it reads as
-//!   missing, [`not_deleted`]); `put` and `upsert` write a live item over it
+//! - a soft-deleted or expired item is not changed by `update` or `patch`
+//!   (it reads as missing, [`live`]); `put` and `upsert` write a live item over it
 //!   (the mark goes, [`revive_removes`]); `restore` brings it back and
 //!   `purge` deletes it;
 //! - a soft-deleted item is out of every secondary index, through every
@@ -18,7 +18,7 @@
 //!   of `ttl(after = ..)`, never both in one expression.
 
 use super::managed::{self, epoch_seconds};
-use super::visibility::{Deleted, Shown, Visibility};
+use super::visibility::{epoch_now, Deleted, Shown, Visibility};
 use crate::{Client, Error};
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
@@ -53,8 +53,29 @@ pub(crate) fn holds_unique<E: Entity>(client: &Client, item: &Item) -> bool {
     Visibility::of::<E>(client, shown).shows(item)
 }
 
+/// The condition that the item is live, for an entity that soft-deletes
+/// or expires: not soft-deleted, and not expired at the client's now.
+/// `update` and `patch` never change an item a read would not show: a
+/// patch moving an expired item's TTL would bring back an item whose
+/// unique values, free since it expired, another item may hold now.
+pub(crate) fn live<E: Entity>(client: &Client) -> Option<Condition<E>> {
+    let expired = E::MODEL.lifecycle.ttl.map(|ttl| {
+        entity_core::__private::condition_expired::<E>(ttl.attribute, epoch_now(client)).not()
+    });
+    match (not_deleted::<E>(), expired) {
+        (Some(live), Some(fresh)) => Some(live.and(fresh)),
+        (live, fresh) => live.or(fresh),
+    }
+}
+
+/// Whether a read would show the stored `item`: not soft-deleted, not
+/// expired.
+pub(crate) fn shown<E: Entity>(client: &Client, item: &Item) -> bool {
+    Visibility::of::<E>(client, Shown::default()).shows(item)
+}
+
 /// The condition that the item is not soft-deleted, for an entity that
-/// soft-deletes: `update` and `patch` never change a deleted item.
+/// soft-deletes.
 pub(crate) fn not_deleted<E: Entity>() -> Option<Condition<E>> {
     let soft = E::MODEL.lifecycle.soft_delete?;
     Some(entity_core::__private::condition_not_exists(soft.attribute))
@@ -100,13 +121,13 @@ pub(crate) fn deleted_as_missing<E: Entity>(error: Error) -> Error {
 
 /// A write's failed condition that met a soft-deleted item: the item is
 /// not found, as every read says.
-pub(crate) fn deleted_as_not_found<E: Entity>(error: Error) -> Error {
+pub(crate) fn deleted_as_not_found<E: Entity>(client: &Client, error: Error) -> Error {
     match error {
         Error::ConditionFailed {
             entity,
             old: Some(old),
             ..
-        } if is_deleted::<E>(&old) => Error::NotFound { entity },
+        } if !shown::<E>(client, &old) => Error::NotFound { entity },
         other => other,
     }
 }

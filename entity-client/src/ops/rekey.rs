@@ -163,7 +163,7 @@ async fn rekey_any<E: Entity>(
         attempt += 1;
         let current = Current::<E>::read(client, old, identity).await?;
         let stored = match &current.item {
-            Some(item) if !super::lifecycle::is_deleted::<E>(item) => item,
+            Some(item) if super::lifecycle::shown::<E>(client, item) => item,
             _ => {
                 return Err(Error::NotFound {
                     entity: E::MODEL.name,

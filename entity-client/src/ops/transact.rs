@@ -354,8 +354,9 @@ impl<S: Scope> TransactWrite<S> {
             ));
         }
         let update = managed::stamp_update(&self.client, update);
-        // A soft-deleted item is not changed (it reads as missing).
-        let condition = and(condition, super::lifecycle::not_deleted::<E>());
+        // A soft-deleted or expired item is not changed (it reads as
+        // missing).
+        let condition = and(condition, super::lifecycle::live::<E>(&self.client));
         self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()

@@ -93,8 +93,9 @@ impl Client {
 
 impl<S: Scope> Client<S> {
     /// Changes an item, creating it if it does not exist. A soft-deleted
-    /// item (`#[entity(soft_delete)]`) is not changed: `Error::NotFound`,
-    /// as for a read; `restore` it, or `put` a new one over it.
+    /// item (`#[entity(soft_delete)]`), or an expired one DynamoDB has not
+    /// deleted yet, is not changed: `Error::NotFound`, as for a read;
+    /// `restore` a deleted one, or `put` a new one over it.
     pub fn update<E: Entity>(&self, key: impl ScopeKey<E, S>) -> UpdateItem<E>
     where
         S: Reaches<E>,
@@ -105,7 +106,7 @@ impl<S: Scope> Client<S> {
     }
 
     /// Changes an item that must exist (`Error::NotFound` otherwise, also
-    /// for a soft-deleted item).
+    /// for a soft-deleted or expired item).
     pub fn patch<E: Entity>(&self, key: impl ScopeKey<E, S>) -> UpdateItem<E>
     where
         S: Reaches<E>,
@@ -292,16 +293,17 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
         }
         managed::check_expected::<E>(self.expected)?;
         let fixed = self.update.fixed_composites().to_vec();
-        // A soft-deleted item reads as missing: it is not changed (its index
-        // keys stay out of the indexes). Not a condition of the caller's: a
-        // repeat meets the same item again.
+        // A soft-deleted or expired item reads as missing: it is not
+        // changed (a deleted one's index keys stay out of the indexes). Not
+        // a condition of the caller's: a repeat meets the same item again.
         let mut this = self;
-        this.condition = and(this.condition.take(), lifecycle::not_deleted::<E>());
+        this.condition = and(this.condition.take(), lifecycle::live::<E>(&this.client));
+        let client = this.client.clone();
         let sent = match E::MODEL.lifecycle.history {
             Some(_) => this.send_with_history().await,
             None => this.send_plain().await,
         };
-        sent.map_err(lifecycle::deleted_as_not_found::<E>)
+        sent.map_err(|e| lifecycle::deleted_as_not_found::<E>(&client, e))
             .map_err(|e| composites_differ::<E>(e, &fixed))
     }
 

@@ -105,6 +105,11 @@ impl<E> Condition<E> {
         Self::attribute_equals_value(attribute, Ok(value))
     }
 
+    /// `attribute <= value` on a raw attribute.
+    pub(crate) fn attribute_at_most(attribute: &'static str, value: AttributeValue) -> Self {
+        Self::new(Node::Compare(attribute, "<=", Ok(value)))
+    }
+
     /// Equality on a raw attribute with a value that may have failed to
     /// convert (the failure surfaces when the condition renders).
     pub(crate) fn attribute_equals_value(attribute: &str, value: Value) -> Self {
