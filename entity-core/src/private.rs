@@ -491,6 +491,17 @@ pub fn condition_equals<E>(attribute: &str, value: AttributeValue) -> Condition<
     Condition::attribute_equals(attribute, value)
 }
 
+/// `SET attribute = if_not_exists(source, value)` for an attribute the
+/// framework maintains: `source` as it was before the update, or `value`.
+pub fn update_copy_raw_or<E>(
+    update: Update<E>,
+    attribute: &str,
+    source: &'static str,
+    value: AttributeValue,
+) -> Update<E> {
+    update.copy_raw_or(attribute, source, value)
+}
+
 /// `SET attribute = value` for an attribute the framework maintains.
 pub fn update_set_raw<E>(update: Update<E>, attribute: &str, value: AttributeValue) -> Update<E> {
     update.set_raw(attribute, value)

@@ -20,6 +20,7 @@
 use super::managed::{self, epoch_seconds};
 use super::visibility::{epoch_now, Deleted, Shown, Visibility};
 use crate::{Client, Error};
+use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::expr::{Condition, Update};
 use entity_core::lifecycle::SoftDeleteModel;
 use entity_core::{Entity, Item};
@@ -136,12 +137,14 @@ pub(crate) fn deleted_as_not_found<E: Entity>(client: &Client, error: Error) -> 
 /// mark, so that a `put` or `upsert` over a soft-deleted item writes a
 /// live item (as a PutItem does by replacing it).
 pub(crate) fn revive_removes<E: Entity>(item: &Item) -> Vec<&'static str> {
-    E::MODEL
-        .lifecycle
-        .soft_delete
-        .map(|soft| soft.attribute)
-        .filter(|attribute| !item.contains_key(*attribute))
+    let Some(soft) = E::MODEL.lifecycle.soft_delete else {
+        return Vec::new();
+    };
+    let kept = soft.expire_after.map(|_| KEPT_TTL);
+    [Some(soft.attribute), kept]
         .into_iter()
+        .flatten()
+        .filter(|attribute| !item.contains_key(*attribute))
         .collect()
 }
 
@@ -157,10 +160,12 @@ pub(crate) fn keep_deleted<E: Entity>(stored: &Item, item: &mut Item) {
     };
     item.insert(soft.attribute.to_owned(), mark.clone());
     if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
-        match stored.get(ttl.attribute) {
-            Some(value) => item.insert(ttl.attribute.to_owned(), value.clone()),
-            None => item.remove(ttl.attribute),
-        };
+        for attribute in [ttl.attribute, KEPT_TTL] {
+            match stored.get(attribute) {
+                Some(value) => item.insert(attribute.to_owned(), value.clone()),
+                None => item.remove(attribute),
+            };
+        }
     }
     for attribute in secondary_key_attributes::<E>() {
         item.remove(attribute);
@@ -182,6 +187,9 @@ pub(crate) fn soft_delete_update<E: Entity>(client: &Client, soft: &SoftDeleteMo
         Some((ttl.attribute, now + Duration::from_secs(after)))
     });
     if let Some((attribute, at)) = expires {
+        // The item's own TTL (or none) is kept, for a restore to put back.
+        let none = AttributeValue::Null(true);
+        update = entity_core::__private::update_copy_raw_or(update, KEPT_TTL, attribute, none);
         update = entity_core::__private::update_set_raw(update, attribute, epoch_seconds(at));
     }
     for attribute in secondary_key_attributes::<E>() {
@@ -200,8 +208,14 @@ pub(crate) fn is_gone(old: Option<&Item>, soft: &SoftDeleteModel) -> bool {
     old.is_none_or(|item| item.contains_key(soft.attribute))
 }
 
-/// The stored item as `restore` writes it: without the deletion mark (and
-/// the TTL the delete set). Also the attributes the restore removes.
+/// Where a soft delete that sets a TTL (`expire_after`) keeps the item's
+/// own (`NULL` for none), for `restore` to put back.
+pub(crate) const KEPT_TTL: &str = "__ttl_before_delete";
+
+/// The stored item as `restore` writes it: without the deletion mark, and
+/// with the TTL it had before a delete that set one (`expire_after`), or
+/// none; a sliding TTL is moved by the restore's write as by any other.
+/// Also the attributes the restore removes.
 pub(crate) fn undeleted<E: Entity>(
     mut stored: Item,
     soft: &SoftDeleteModel,
@@ -209,8 +223,20 @@ pub(crate) fn undeleted<E: Entity>(
     let mut removes = vec![soft.attribute];
     stored.remove(soft.attribute);
     if let (Some(_), Some(ttl)) = (soft.expire_after, E::MODEL.lifecycle.ttl) {
-        stored.remove(ttl.attribute);
-        removes.push(ttl.attribute);
+        removes.push(KEPT_TTL);
+        match stored.remove(KEPT_TTL) {
+            Some(own @ AttributeValue::N(_)) => {
+                stored.insert(ttl.attribute.to_owned(), own);
+            }
+            // Sliding: the restore's write sets it again (a value to read
+            // the entity by until then).
+            _ if ttl.after.is_some() => {}
+            // None before the delete (or a delete that kept none).
+            _ => {
+                stored.remove(ttl.attribute);
+                removes.push(ttl.attribute);
+            }
+        }
     }
     (stored, removes)
 }

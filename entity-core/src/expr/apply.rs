@@ -12,6 +12,11 @@ impl<E> Update<E> {
     /// on integers (up to 38 digits); a fractional operand is refused with
     /// an error rather than rounded.
     pub fn apply_to(&self, item: &mut Item) -> Result<(), AttributeError> {
+        // Every operand reads the item as it was before the update.
+        let before = self
+            .sets_in_order()
+            .any(|(_, action)| matches!(action, SetAction::CopyOr(..)))
+            .then(|| item.clone());
         for (name, action) in self.sets_in_order() {
             let current = item.get(name).cloned();
             let value = match action {
@@ -20,6 +25,10 @@ impl<E> Update<E> {
                     Some(existing) => existing,
                     None => v.clone()?,
                 },
+                SetAction::CopyOr(source, v) => {
+                    let before = before.as_ref().unwrap_or(item);
+                    before.get(*source).cloned().unwrap_or_else(|| v.clone())
+                }
                 SetAction::Add(n, zero) => arithmetic(current, zero, &n.clone()?, 1)?,
                 SetAction::Subtract(n, zero) => arithmetic(current, zero, &n.clone()?, -1)?,
                 SetAction::Append(v) => concat(list(current)?, list(Some(v.clone()?))?),

@@ -13,6 +13,9 @@ pub(crate) type Value = Result<AttributeValue, AttributeError>;
 pub(crate) enum SetAction {
     Value(Value),
     IfNotExists(Value),
+    /// `if_not_exists(source, value)`: another attribute's value as it was
+    /// before the update, or `value`.
+    CopyOr(&'static str, AttributeValue),
     Add(Value, AttributeValue),
     Subtract(Value, AttributeValue),
     Append(Value),
@@ -116,8 +119,9 @@ impl<E> Update<E> {
     }
 
     /// Whether applying the update twice leaves the item as applying it once:
-    /// no arithmetic and no list append or prepend. (Adding members to a set
-    /// or removing them is idempotent.)
+    /// no arithmetic, no list append or prepend, and no copy of another
+    /// attribute (which the update may change). (Adding members to a set or
+    /// removing them is idempotent.)
     pub fn is_idempotent(&self) -> bool {
         self.sets
             .iter()
@@ -393,6 +397,21 @@ impl<E> Update<E> {
         self
     }
 
+    /// `SET attr = if_not_exists(source, value)` for an attribute the
+    /// framework maintains: `source`'s value before the update, or
+    /// `value` without one (the TTL a soft delete replaces, kept to
+    /// restore).
+    pub(crate) fn copy_raw_or(
+        mut self,
+        attribute: &str,
+        source: &'static str,
+        value: AttributeValue,
+    ) -> Self {
+        self.sets
+            .push((attribute.to_owned(), SetAction::CopyOr(source, value)));
+        self
+    }
+
     /// `SET attr = if_not_exists(attr, 0) + n` for an attribute the
     /// framework maintains (the optimistic-lock version).
     pub(crate) fn add_raw(mut self, attribute: &str, n: AttributeValue) -> Self {
@@ -441,6 +460,10 @@ impl<E> Update<E> {
                     SetAction::Value(v) => format!("{n} = {}", p.value(v.clone()?)),
                     SetAction::IfNotExists(v) => {
                         format!("{n} = if_not_exists({n}, {})", p.value(v.clone()?))
+                    }
+                    SetAction::CopyOr(source, v) => {
+                        let source = p.name(source);
+                        format!("{n} = if_not_exists({source}, {})", p.value(v.clone()))
                     }
                     SetAction::Add(v, zero) | SetAction::Subtract(v, zero) => {
                         let op = if matches!(action, SetAction::Add(..)) {
