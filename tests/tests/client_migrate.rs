@@ -422,9 +422,12 @@ async fn a_concurrent_writer_is_never_overwritten() {
             "the writer's title survives"
         );
     }
-    // What was skipped is migrated by the next run.
+    // What was skipped is migrated by the next run, but for what the
+    // writer's patches upgraded themselves (an update of an older item
+    // rewrites it as the current version first).
     let again = t.client.migrate::<Task>().await.expect("again");
-    assert_eq!(again.counts.rewritten, c.skipped_concurrent);
+    assert!(again.counts.rewritten <= c.skipped_concurrent, "{again:?}");
+    assert_eq!(again.counts.rewritten + again.counts.up_to_date, 12);
     assert_all_titles_and_versions(&t.client).await;
 }
 

@@ -355,8 +355,11 @@ impl<S: Scope> TransactWrite<S> {
         }
         let update = managed::stamp_update(&self.client, update);
         // A soft-deleted or expired item is not changed (it reads as
-        // missing).
+        // missing), nor one of an older entity version (the update names
+        // attributes its upgrade may not read: the transaction is
+        // cancelled; `client.update` upgrades it first).
         let condition = and(condition, super::lifecycle::live::<E>(&self.client));
+        let condition = and(condition, Some(super::update::current_version::<E>()));
         self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()

@@ -294,17 +294,54 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
         managed::check_expected::<E>(self.expected)?;
         let fixed = self.update.fixed_composites().to_vec();
         // A soft-deleted or expired item reads as missing: it is not
-        // changed (a deleted one's index keys stay out of the indexes). Not
-        // a condition of the caller's: a repeat meets the same item again.
+        // changed (a deleted one's index keys stay out of the indexes). An
+        // item of an older entity version is not changed as it is stored:
+        // the update names the current version's attributes, which its
+        // upgrade may not read. Neither is a condition of the caller's: a
+        // repeat meets the same item again.
         let mut this = self;
-        this.condition = and(this.condition.take(), lifecycle::live::<E>(&this.client));
+        let live = lifecycle::live::<E>(&this.client);
+        this.condition = and(
+            and(this.condition.take(), live),
+            Some(current_version::<E>()),
+        );
         let client = this.client.clone();
-        let sent = match E::MODEL.lifecycle.history {
-            Some(_) => this.send_with_history().await,
-            None => this.send_plain().await,
+        let again = this.copy();
+        let sent = match this.send_once().await {
+            // Upgraded in place first (as `migrate` rewrites it), then
+            // updated as the entity it reads as.
+            Err(e) if e.old_item().is_some_and(|old| of_older_version::<E>(old)) => {
+                let old = e.old_item().cloned().unwrap_or_default();
+                super::migrate::upgrade_in_place::<E>(&client, old).await?;
+                again.send_once().await
+            }
+            sent => sent,
         };
         sent.map_err(|e| lifecycle::deleted_as_not_found::<E>(&client, e))
             .map_err(|e| composites_differ::<E>(e, &fixed))
+    }
+
+    async fn send_once(self) -> Result<R::Output> {
+        match E::MODEL.lifecycle.history {
+            Some(_) => self.send_with_history().await,
+            None => self.send_plain().await,
+        }
+    }
+
+    /// The same update, to send again.
+    fn copy(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            key: self.key.clone(),
+            update: self.update.clone(),
+            condition: self.condition.clone(),
+            conditional: self.conditional,
+            expected: self.expected,
+            must_exist: self.must_exist,
+            token: self.token.clone(),
+            identity_guard: self.identity_guard,
+            returning: PhantomData,
+        }
     }
 
     async fn send_plain(self) -> Result<R::Output> {
@@ -451,3 +488,20 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
 }
 
 crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R> => R::Output);
+
+/// The condition that the stored item, if any, is of the entity's current
+/// version.
+pub(crate) fn current_version<E: Entity>() -> Condition<E> {
+    let model = E::MODEL;
+    let version = model.version_attribute;
+    entity_core::__private::condition_not_exists::<E>(version).or(
+        entity_core::__private::condition_equals(version, model.version_value()),
+    )
+}
+
+/// Whether a stored item of `E` is of another entity version.
+fn of_older_version<E: Entity>(item: &Item) -> bool {
+    entity_core::__private::check_identity(item, E::MODEL.identity_attribute, E::MODEL.name).is_ok()
+        && item.contains_key(E::MODEL.version_attribute)
+        && entity_core::__private::check_version(item, E::MODEL).is_err()
+}

@@ -474,3 +474,17 @@ impl<E: Entity + Send + 'static> Operation for Migrate<E> {
 }
 
 operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
+
+/// Rewrites one stored item of an older entity version as the current one
+/// (read through its `upgrade_from` chain), as `migrate` does: what an
+/// update of it does first, so that it changes the entity the item reads
+/// as. An item the chain cannot read is its decode error; one changed
+/// meanwhile is left to the update's next attempt.
+pub(crate) async fn upgrade_in_place<E: Entity>(client: &Client, stored: Item) -> Result<()> {
+    let table = client.checked_table()?;
+    let (outcome, _) = rewrite::migrate_item::<E>(client, table, stored, false, false).await?;
+    match outcome {
+        rewrite::Outcome::Unreadable(unreadable) => Err(unreadable.error.into()),
+        _ => Ok(()),
+    }
+}
