@@ -222,14 +222,7 @@ fn check_not_snapshot(model: &EntityModel, sk: &str) -> Result<(), ValidationErr
     let (Some(history), Some(key)) = (&model.lifecycle.history, model.primary.sk) else {
         return Ok(());
     };
-    let digits = crate::ops::history::VERSION_DIGITS;
-    let Some(split) = sk.len().checked_sub(digits) else {
-        return Ok(());
-    };
-    // Ten ASCII digits at the end: `split` is a character boundary.
-    if !sk.as_bytes()[split..].iter().all(u8::is_ascii_digit)
-        || !sk[..split].ends_with(history.separator)
-    {
+    if !history.is_snapshot_sk(sk) {
         return Ok(());
     }
     Err(ValidationError::SnapshotKey {

@@ -54,6 +54,9 @@ const LAYERS: &[(&str, usize)] = &[
     ("ops/single.rs", 4),
     ("ops/history_update.rs", 4),
     ("ops/whole_write.rs", 4),
+    // One stored item rewritten as its entity's current version: what a
+    // migration does to each, and an update to an older one first.
+    ("ops/rewrite.rs", 4),
     ("ops/batch/mod.rs", 4),
     ("ops/batch/seen.rs", 4),
     ("ops/batch/write_chunk.rs", 4),

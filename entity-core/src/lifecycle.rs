@@ -98,6 +98,24 @@ pub struct HistoryModel {
     pub expire_after: Option<u64>,
 }
 
+/// The digits of a snapshot's version in its sort key
+/// (`<sk><separator>0000000007`): ten, so that versions sort as text.
+pub const SNAPSHOT_VERSION_DIGITS: usize = 10;
+
+impl HistoryModel {
+    /// Whether a sort key ends as a snapshot's does (the separator and
+    /// ten digits): an item of the entity with that key would share it with
+    /// the snapshot of another item's version.
+    pub fn is_snapshot_sk(&self, sk: &str) -> bool {
+        let Some(split) = sk.len().checked_sub(SNAPSHOT_VERSION_DIGITS) else {
+            return false;
+        };
+        // Ten ASCII digits at the end: `split` is a character boundary.
+        sk.as_bytes()[split..].iter().all(u8::is_ascii_digit)
+            && sk[..split].ends_with(self.separator)
+    }
+}
+
 /// A type a TTL field can have: stored as epoch seconds (`N`) whatever the
 /// Rust type. [`EpochSeconds`](crate::EpochSeconds), chrono's
 /// `DateTime<Utc>`, time's `OffsetDateTime`.

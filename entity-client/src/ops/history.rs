@@ -20,7 +20,12 @@ use entity_core::{Entity, Item};
 use std::time::Duration;
 
 /// The digits a snapshot's version is padded to.
-pub(crate) const VERSION_DIGITS: usize = 10;
+pub(crate) const VERSION_DIGITS: usize = entity_core::lifecycle::SNAPSHOT_VERSION_DIGITS;
+
+/// Where a snapshot whose TTL attribute holds its own expiry
+/// (`history(expire_after = ..)`) keeps the version's TTL (`NULL` for
+/// none).
+pub(crate) const VERSION_TTL: &str = "__version_ttl";
 
 /// What a snapshot's identity attribute holds.
 pub(crate) fn snapshot_identity<E: Entity>() -> String {
@@ -72,6 +77,13 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
         AttributeValue::S(snapshot_sk(&history, &sk, version)),
     );
     if let (Some(after), Some(ttl)) = (history.expire_after, E::MODEL.lifecycle.ttl) {
+        // The table's TTL attribute holds the snapshot's expiry: the
+        // version's own TTL (or none) is kept beside it, and read back.
+        let own = item.get(ttl.attribute).cloned();
+        snapshot.insert(
+            VERSION_TTL.to_owned(),
+            own.unwrap_or(AttributeValue::Null(true)),
+        );
         let at = client.now() + Duration::from_secs(after);
         snapshot.insert(ttl.attribute.to_owned(), epoch_seconds(at));
     }

@@ -159,6 +159,7 @@ impl<E: Entity + Send + 'static> History<E> {
         let item = (self.client)
             .get_raw(E::MODEL.name, key, self.consistent)
             .await?;
+        let item = item.filter(|item| !self.expired(item));
         item.map(|item| self.read(item)).transpose()
     }
 
@@ -217,16 +218,39 @@ impl<E: Entity + Send + 'static> History<E> {
             let versioned = suffix.is_some_and(|s| {
                 s.len() == VERSION_DIGITS && s.bytes().all(|b| b.is_ascii_digit())
             });
-            if is_snapshot && versioned {
+            // A snapshot past its TTL is one DynamoDB has not deleted yet:
+            // hidden, as every read hides an expired item.
+            if is_snapshot && versioned && !self.expired(&item) {
                 items.push(self.read(item)?);
             }
         }
         Ok((items, output.last_evaluated_key))
     }
 
+    /// Whether a snapshot's TTL attribute holds a time at or before now.
+    fn expired(&self, item: &Item) -> bool {
+        let now = super::visibility::epoch_now(&self.client);
+        let ttl = E::MODEL
+            .lifecycle
+            .ttl
+            .and_then(|ttl| item.get(ttl.attribute));
+        matches!(ttl, Some(AttributeValue::N(at))
+            if at.split('.').next().and_then(|s| s.parse::<i64>().ok()).is_some_and(|at| at <= now))
+    }
+
     /// A snapshot read as the entity: its identity and sort key as the live
-    /// item's.
+    /// item's, and the version's own TTL where the snapshot's expiry took
+    /// its attribute.
     fn read(&self, mut item: Item) -> Result<E> {
+        if let (Some(own), Some(ttl)) = (
+            item.remove(super::history::VERSION_TTL),
+            E::MODEL.lifecycle.ttl,
+        ) {
+            match own {
+                AttributeValue::N(_) => item.insert(ttl.attribute.to_owned(), own),
+                _ => item.remove(ttl.attribute),
+            };
+        }
         item.insert(
             E::MODEL.identity_attribute.to_owned(),
             AttributeValue::S(E::MODEL.name.to_owned()),

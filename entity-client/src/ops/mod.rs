@@ -21,6 +21,7 @@ pub mod probe;
 pub mod query;
 pub mod rekey;
 pub(crate) mod render;
+pub(crate) mod rewrite;
 pub(crate) mod rmw;
 pub mod scan;
 pub(crate) mod sharded;
@@ -305,6 +306,16 @@ pub(crate) fn exists<E: Entity>() -> Condition<E> {
 /// The condition "no item has this key".
 pub(crate) fn not_exists<E: Entity>() -> Condition<E> {
     entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute)
+}
+
+/// The condition that the stored item, if any, is of the entity's current
+/// version.
+pub(crate) fn current_version<E: Entity>() -> Condition<E> {
+    let model = E::MODEL;
+    let version = model.version_attribute;
+    entity_core::__private::condition_not_exists::<E>(version).or(
+        entity_core::__private::condition_equals(version, model.version_value()),
+    )
 }
 
 /// For `patch` and `remove`: a failed existence condition with no old item

@@ -359,7 +359,7 @@ impl<S: Scope> TransactWrite<S> {
         // attributes its upgrade may not read: the transaction is
         // cancelled; `client.update` upgrades it first).
         let condition = and(condition, super::lifecycle::live::<E>(&self.client));
-        let condition = and(condition, Some(super::update::current_version::<E>()));
+        let condition = and(condition, Some(super::current_version::<E>()));
         self.keyed(key, guard, |table, key, guarded| {
             let rendered = render_update(key, update, condition)?;
             let update = SdkUpdate::builder()

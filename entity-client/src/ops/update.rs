@@ -303,7 +303,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
         let live = lifecycle::live::<E>(&this.client);
         this.condition = and(
             and(this.condition.take(), live),
-            Some(current_version::<E>()),
+            Some(super::current_version::<E>()),
         );
         let client = this.client.clone();
         let again = this.copy();
@@ -312,7 +312,7 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             // updated as the entity it reads as.
             Err(e) if e.old_item().is_some_and(|old| of_older_version::<E>(old)) => {
                 let old = e.old_item().cloned().unwrap_or_default();
-                super::migrate::upgrade_in_place::<E>(&client, old).await?;
+                super::rewrite::upgrade_in_place::<E>(&client, old).await?;
                 again.send_once().await
             }
             sent => sent,
@@ -488,16 +488,6 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
 }
 
 crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R> => R::Output);
-
-/// The condition that the stored item, if any, is of the entity's current
-/// version.
-pub(crate) fn current_version<E: Entity>() -> Condition<E> {
-    let model = E::MODEL;
-    let version = model.version_attribute;
-    entity_core::__private::condition_not_exists::<E>(version).or(
-        entity_core::__private::condition_equals(version, model.version_value()),
-    )
-}
 
 /// Whether a stored item of `E` is of another entity version.
 fn of_older_version<E: Entity>(item: &Item) -> bool {

@@ -4,16 +4,16 @@
 //! write.
 
 mod checkpoint;
-mod rewrite;
 
+pub use crate::ops::rewrite::UnreadableItem;
 pub use checkpoint::{KeyValue, MigrationCheckpoint, SegmentCheckpoint};
-pub use rewrite::UnreadableItem;
 
 use super::operation::{operation, Operation};
 use super::paging::{self, Prepared, Source};
 use super::visibility::Visibility;
 use crate::error::{Result, ValidationError};
 use crate::limits::{wire_count, MAX_LIMIT, MAX_SCAN_SEGMENTS};
+use crate::ops::rewrite::{self, Outcome};
 use crate::ops::unique::{Backfilled, UniqueConflict};
 use crate::rate_limit::{Kind, RateLimit};
 use crate::scoping::{Scans, Scope};
@@ -22,7 +22,6 @@ use crate::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use entity_core::{Entity, Item};
 use futures::stream::{self, StreamExt, TryStreamExt};
-use rewrite::Outcome;
 use std::collections::HashMap;
 use std::future::Future;
 use std::marker::PhantomData;
@@ -474,17 +473,3 @@ impl<E: Entity + Send + 'static> Operation for Migrate<E> {
 }
 
 operation!([E: Entity + Send + 'static] Migrate<E> => MigrationReport);
-
-/// Rewrites one stored item of an older entity version as the current one
-/// (read through its `upgrade_from` chain), as `migrate` does: what an
-/// update of it does first, so that it changes the entity the item reads
-/// as. An item the chain cannot read is its decode error; one changed
-/// meanwhile is left to the update's next attempt.
-pub(crate) async fn upgrade_in_place<E: Entity>(client: &Client, stored: Item) -> Result<()> {
-    let table = client.checked_table()?;
-    let (outcome, _) = rewrite::migrate_item::<E>(client, table, stored, false, false).await?;
-    match outcome {
-        rewrite::Outcome::Unreadable(unreadable) => Err(unreadable.error.into()),
-        _ => Ok(()),
-    }
-}

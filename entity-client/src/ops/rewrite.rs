@@ -1,6 +1,9 @@
-//! One item of a migration: read it through the current definition, decide
-//! whether its stored keys, version or identity are stale, and rewrite it
-//! under a condition that no concurrent write can slip past.
+//! One stored item rewritten as its entity's current definition: read
+//! through it (and its `upgrade_from` chain), its stored keys, version or
+//! identity found stale, and rewritten under a condition that no
+//! concurrent write can slip past. What a migration does to every item,
+//! and an update to an item of an older entity version before it changes
+//! it.
 
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
@@ -317,5 +320,19 @@ async fn move_item<E: Entity>(
             }
         }
         sentinels = kept;
+    }
+}
+
+/// Rewrites one stored item of an older entity version as the current one
+/// (read through its `upgrade_from` chain), as `migrate` does: what an
+/// update of it does first, so that it changes the entity the item reads
+/// as. An item the chain cannot read is its decode error; one changed
+/// meanwhile is left to the update's next attempt.
+pub(crate) async fn upgrade_in_place<E: Entity>(client: &Client, stored: Item) -> Result<()> {
+    let table = client.checked_table()?;
+    let (outcome, _) = migrate_item::<E>(client, table, stored, false, false).await?;
+    match outcome {
+        Outcome::Unreadable(unreadable) => Err(unreadable.error.into()),
+        _ => Ok(()),
     }
 }
