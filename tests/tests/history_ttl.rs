@@ -62,6 +62,9 @@ async fn each_version_reads_with_its_own_ttl_until_its_snapshot_expires() {
     clock.set((T0 + DAY + 1) as u64);
     let history = client.history(Doc::key("d")).consistent_read(true);
     assert_eq!(history.all().await.unwrap(), []);
-    assert_eq!(client.history(Doc::key("d")).version(1).await.unwrap(), None);
+    assert_eq!(
+        client.history(Doc::key("d")).version(1).await.unwrap(),
+        None
+    );
     assert_eq!(client.get(Doc::key("d")).await.unwrap(), Some(second));
 }

@@ -261,6 +261,11 @@ async fn move_item<E: Entity>(
         TransactWriteItem::builder().put(put).build(),
         TransactWriteItem::builder().delete(delete).build(),
     ];
+    // A history entity's snapshots go with it: copied under the new key
+    // first (a move that then fails leaves copies a later run writes
+    // again), deleted under the old one once it moved.
+    let snapshots = Snapshots::<E>::of(client, table, stored, &new_key).await?;
+    snapshots.copy(client, table).await?;
     loop {
         let sent = client
             .inner
@@ -277,7 +282,10 @@ async fn move_item<E: Entity>(
             .await
             .map_err(|e| from_sdk("TransactWriteItems", E::MODEL.name, e));
         let reasons = match sent {
-            Ok(_) => return Ok(conflicts),
+            Ok(_) => {
+                snapshots.delete_old(client, table).await?;
+                return Ok(conflicts);
+            }
             Err(Error::TransactionCanceled { reasons, source }) => (reasons, source),
             Err(other) => return Err(other),
         };
@@ -334,5 +342,152 @@ pub(crate) async fn upgrade_in_place<E: Entity>(client: &Client, stored: Item) -
     match outcome {
         Outcome::Unreadable(unreadable) => Err(unreadable.error.into()),
         _ => Ok(()),
+    }
+}
+
+/// A moved history entity's snapshots: each one under the old key, and its
+/// copy under the new key (the new sort key and the same version suffix).
+struct Snapshots<E> {
+    moves: Vec<(Item, Item)>,
+    entity: std::marker::PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> Snapshots<E> {
+    /// The snapshots stored under `stored`'s key (read strongly
+    /// consistent), to move under `new_key`. None for an entity without
+    /// history.
+    async fn of(client: &Client, table: &str, stored: &Item, new_key: &Item) -> Result<Self> {
+        let mut moves = Vec::new();
+        let model = E::MODEL;
+        let (Some(history), Some(sk)) = (&model.lifecycle.history, model.primary.sk) else {
+            return Ok(Self {
+                moves,
+                entity: std::marker::PhantomData,
+            });
+        };
+        let (pk, sk) = (model.primary.pk.attribute, sk.attribute);
+        let text = |item: &Item, attribute: &str| match item.get(attribute) {
+            Some(AttributeValue::S(text)) => Some(text.clone()),
+            _ => None,
+        };
+        let (Some(old_sk), Some(new_sk)) = (text(stored, sk), text(new_key, sk)) else {
+            return Ok(Self {
+                moves,
+                entity: std::marker::PhantomData,
+            });
+        };
+        let prefix = format!("{old_sk}{}", history.separator);
+        let identity = AttributeValue::S(crate::ops::history::snapshot_identity::<E>());
+        let mut start = None;
+        loop {
+            let page = client
+                .inner
+                .sdk
+                .query()
+                .table_name(table)
+                .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
+                .expression_attribute_names("#pk", pk)
+                .expression_attribute_names("#sk", sk)
+                .set_expression_attribute_values(Some(HashMap::from([
+                    (
+                        ":pk".to_owned(),
+                        stored
+                            .get(pk)
+                            .cloned()
+                            .unwrap_or(AttributeValue::Null(true)),
+                    ),
+                    (":prefix".to_owned(), AttributeValue::S(prefix.clone())),
+                ])))
+                .consistent_read(true)
+                .set_exclusive_start_key(start.take())
+                .send()
+                .await
+                .map_err(|e| from_sdk("Query", model.name, e))?;
+            for snapshot in page.items.unwrap_or_default() {
+                let Some(suffix) =
+                    text(&snapshot, sk).and_then(|s| s.strip_prefix(&old_sk).map(str::to_owned))
+                else {
+                    continue;
+                };
+                if snapshot.get(model.identity_attribute) != Some(&identity)
+                    || !history.is_snapshot_sk(&suffix)
+                {
+                    continue;
+                }
+                let old_key = table_key::<E>(&snapshot);
+                let mut copy = snapshot;
+                copy.extend(new_key.clone());
+                copy.insert(
+                    sk.to_owned(),
+                    AttributeValue::S(format!("{new_sk}{suffix}")),
+                );
+                moves.push((old_key, copy));
+            }
+            match page.last_evaluated_key {
+                Some(next) => start = Some(next),
+                None => break,
+            }
+        }
+        Ok(Self {
+            moves,
+            entity: std::marker::PhantomData,
+        })
+    }
+
+    /// Writes the copies, each where no item is or a snapshot of the
+    /// entity is (never over another entity's item).
+    async fn copy(&self, client: &Client, table: &str) -> Result<()> {
+        for (_, copy) in &self.moves {
+            let (expression, names, values) = Self::slot();
+            client
+                .inner
+                .sdk
+                .put_item()
+                .table_name(table)
+                .set_item(Some(copy.clone()))
+                .condition_expression(expression)
+                .set_expression_attribute_names(Some(names))
+                .set_expression_attribute_values(Some(values))
+                .send()
+                .await
+                .map_err(|e| from_sdk("PutItem", E::MODEL.name, e))?;
+        }
+        Ok(())
+    }
+
+    /// Deletes the snapshots under the old key (only snapshots).
+    async fn delete_old(&self, client: &Client, table: &str) -> Result<()> {
+        for (old_key, _) in &self.moves {
+            let (expression, names, values) = Self::slot();
+            client
+                .inner
+                .sdk
+                .delete_item()
+                .table_name(table)
+                .set_key(Some(old_key.clone()))
+                .condition_expression(expression)
+                .set_expression_attribute_names(Some(names))
+                .set_expression_attribute_values(Some(values))
+                .send()
+                .await
+                .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e))?;
+        }
+        Ok(())
+    }
+
+    /// `attribute_not_exists(<pk>) OR <identity> = "<Entity>#history"`.
+    fn slot() -> (
+        &'static str,
+        HashMap<String, String>,
+        HashMap<String, AttributeValue>,
+    ) {
+        let model = E::MODEL;
+        let names = HashMap::from([
+            ("#pk".to_owned(), model.primary.pk.attribute.to_owned()),
+            ("#id".to_owned(), model.identity_attribute.to_owned()),
+        ]);
+        let identity = crate::ops::history::snapshot_identity::<E>();
+        let values = HashMap::from([(":id".to_owned(), AttributeValue::S(identity))]);
+        ("attribute_not_exists(#pk) OR #id = :id", names, values)
     }
 }
