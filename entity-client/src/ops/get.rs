@@ -244,11 +244,15 @@ impl<E: Entity + Send + 'static> GetProjected<E> {
             .send()
             .await
             .map_err(|e| from_sdk("GetItem", E::MODEL.name, e))?;
-        let Some(item) = output.item.filter(|item| visibility.shows(item)) else {
+        let Some(mut item) = output.item.filter(|item| visibility.shows(item)) else {
             return Ok(None);
         };
         match entity_core::__private::check_item(&item, model) {
-            Ok(()) => Ok(Some(Projection::new(item))),
+            // Only what was asked for is handed back.
+            Ok(()) => {
+                item.retain(|name, _| self.attributes.contains(&name.as_str()));
+                Ok(Some(Projection::new(item)))
+            }
             // Another entity's item (or a history snapshot) is refused as
             // a whole get refuses it.
             Err(e @ entity_core::DecodeError::WrongEntity { .. }) => Err(e.into()),
