@@ -309,13 +309,15 @@ pub(crate) fn not_exists<E: Entity>() -> Condition<E> {
 }
 
 /// The condition that the stored item, if any, is of the entity's current
-/// version.
+/// version, stored as a number or as text (either reads).
 pub(crate) fn current_version<E: Entity>() -> Condition<E> {
     let model = E::MODEL;
-    let version = model.version_attribute;
-    entity_core::__private::condition_not_exists::<E>(version).or(
-        entity_core::__private::condition_equals(version, model.version_value()),
-    )
+    let attribute = model.version_attribute;
+    let version = model.version.to_string();
+    let is = |value| entity_core::__private::condition_equals(attribute, value);
+    entity_core::__private::condition_not_exists::<E>(attribute)
+        .or(is(AttributeValue::N(version.clone())))
+        .or(is(AttributeValue::S(version)))
 }
 
 /// For `patch` and `remove`: a failed existence condition with no old item

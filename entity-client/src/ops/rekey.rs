@@ -17,7 +17,7 @@ use super::single::{self, IdentityGuard};
 use super::whole_write::WholeWrite;
 use super::{condition_only, not_exists, unique, Companion, Conditional};
 use crate::error::{Error, FailedCondition, Result};
-use crate::limits::check_item;
+use crate::limits::{check_item, check_primary_key};
 use crate::scoping::{Reaches, Scope, ScopeKey};
 use crate::trace::Op;
 use crate::Client;
@@ -148,6 +148,7 @@ async fn rekey_any<E: Entity>(
     stamped: Stamped<E>,
     identity: Option<IdentityGuard>,
 ) -> Result<E> {
+    check_primary_key(old)?;
     check_item(E::MODEL, &stamped.item)?;
     let new = stamped_key(&stamped)?;
     if new.to_item() == old.to_item() {

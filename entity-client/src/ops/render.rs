@@ -52,8 +52,9 @@ pub(crate) fn completed<E: Entity>(key: &PrimaryKey<E>, update: Update<E>) -> Re
         E::MODEL.identity_attribute,
         aws_sdk_dynamodb::types::AttributeValue::S(entity.to_owned()),
     );
-    // The version only on creation: an update changes some attributes, so
-    // an older item stays of its version (and is read through its upgrade).
+    // The version only on creation: an update is sent only to an item of
+    // the current version (an older one is upgraded in place first), which
+    // holds it already.
     Ok(entity_core::__private::update_set_raw_if_not_exists(
         update,
         E::MODEL.version_attribute,

@@ -102,6 +102,15 @@ async fn rewrite<E: Entity>(
         put::<E>(client, table, current, unchanged)
             .await
             .map(|()| Vec::new())
+    } else if E::MODEL.lifecycle.history.is_some()
+        && (client.get_raw(E::MODEL.name, table_key::<E>(&current), true))
+            .await?
+            .is_some()
+    {
+        // An item at the new key fails the move: checked first for an
+        // entity whose snapshots are copied there before it moves (they
+        // would write over that item's own).
+        return Ok((Outcome::SkippedConcurrent, Vec::new()));
     } else {
         move_item::<E>(client, table, stored, current, unchanged).await
     };
@@ -409,9 +418,14 @@ impl<E: Entity> Snapshots<E> {
                 else {
                     continue;
                 };
-                if snapshot.get(model.identity_attribute) != Some(&identity)
-                    || !history.is_snapshot_sk(&suffix)
-                {
+                // Exactly the separator and ten digits: a longer sort key
+                // that begins with the prefix is another item's.
+                let version = suffix.strip_prefix(history.separator);
+                let of_this_item = version.is_some_and(|digits| {
+                    digits.len() == crate::ops::history::VERSION_DIGITS
+                        && digits.bytes().all(|b| b.is_ascii_digit())
+                });
+                if snapshot.get(model.identity_attribute) != Some(&identity) || !of_this_item {
                     continue;
                 }
                 let old_key = table_key::<E>(&snapshot);
@@ -455,11 +469,13 @@ impl<E: Entity> Snapshots<E> {
         Ok(())
     }
 
-    /// Deletes the snapshots under the old key (only snapshots).
+    /// Deletes the snapshots under the old key (only snapshots; one that
+    /// is no longer there, or no longer a snapshot, is left as it is: the
+    /// item moved all the same).
     async fn delete_old(&self, client: &Client, table: &str) -> Result<()> {
         for (old_key, _) in &self.moves {
             let (expression, names, values) = Self::slot();
-            client
+            let deleted = client
                 .inner
                 .sdk
                 .delete_item()
@@ -470,7 +486,11 @@ impl<E: Entity> Snapshots<E> {
                 .set_expression_attribute_values(Some(values))
                 .send()
                 .await
-                .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e))?;
+                .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e));
+            match deleted {
+                Err(e) if e.is_condition_failed() => {}
+                other => drop(other?),
+            }
         }
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! `update` and `patch`: typed changes to one item.
 
 use super::render::{completed, render_update};
+use super::rmw::GUARDED_ATTEMPTS;
 use super::single::{self, Action, SingleWrite};
 use super::{
     and, exists, missing_as_not_found, ReturnNew, ReturnNothing, ReturnOld, ReturnUpdatedNew,
@@ -306,16 +307,31 @@ impl<E: Entity + Send + 'static, R: Returning<E>> UpdateItem<E, R> {
             Some(super::current_version::<E>()),
         );
         let client = this.client.clone();
-        let again = this.copy();
-        let sent = match this.send_once().await {
-            // Upgraded in place first (as `migrate` rewrites it), then
-            // updated as the entity it reads as.
-            Err(e) if e.old_item().is_some_and(|old| of_older_version::<E>(old)) => {
-                let old = e.old_item().cloned().unwrap_or_default();
-                super::rewrite::upgrade_in_place::<E>(&client, old).await?;
-                again.send_once().await
+        let key = this.key.to_item();
+        let mut attempt = 1;
+        let sent = loop {
+            let again = this.copy();
+            match this.send_once().await {
+                // Upgraded in place first (as `migrate` rewrites it), then
+                // updated as the entity it reads as. A deleted or expired
+                // one is not found as it is; one of a version no upgrade
+                // reads (a newer one) is refused as `get` refuses it.
+                Err(e)
+                    if attempt < GUARDED_ATTEMPTS
+                        && e.old_item().is_some_and(|old| {
+                            of_another_version::<E>(old) && lifecycle::shown::<E>(&client, old)
+                        }) =>
+                {
+                    // Read again (decrypted, for an encrypted entity).
+                    let stored = client.get_raw(E::MODEL.name, key.clone(), true).await?;
+                    if let Some(stored) = stored {
+                        super::rewrite::upgrade_in_place::<E>(&client, stored).await?;
+                    }
+                    attempt += 1;
+                    this = again;
+                }
+                sent => break sent,
             }
-            sent => sent,
         };
         sent.map_err(|e| lifecycle::deleted_as_not_found::<E>(&client, e))
             .map_err(|e| composites_differ::<E>(e, &fixed))
@@ -489,8 +505,9 @@ impl<E: Entity + Send + 'static, R: Returning<E>> crate::ops::operation::Operati
 
 crate::ops::operation::operation!([E: Entity + Send + 'static, R: Returning<E>] UpdateItem<E, R> => R::Output);
 
-/// Whether a stored item of `E` is of another entity version.
-fn of_older_version<E: Entity>(item: &Item) -> bool {
+/// Whether a stored item of `E` is of another entity version (older, or
+/// newer: written by a newer release).
+fn of_another_version<E: Entity>(item: &Item) -> bool {
     entity_core::__private::check_identity(item, E::MODEL.identity_attribute, E::MODEL.name).is_ok()
         && item.contains_key(E::MODEL.version_attribute)
         && entity_core::__private::check_version(item, E::MODEL).is_err()

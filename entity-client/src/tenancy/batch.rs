@@ -469,6 +469,10 @@ fn stamped<E: Entity>(client: &Client, entity: &E) -> Result<(Stamped<E>, Primar
     if stamped.created_unset && created_at_composes_a_key::<E>() {
         stamped.created_unset = false;
     }
-    let key = managed::stamped_key(&stamped)?;
+    // An entity stored as it converts is not stamped: its key is its own.
+    let key = match &stamped.entity {
+        Some(stamped) => stamped.primary_key(),
+        None => entity.primary_key(),
+    };
     Ok((stamped, key))
 }
