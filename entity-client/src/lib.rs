@@ -116,11 +116,10 @@ pub mod streams;
 mod tenancy;
 mod trace;
 
-/// The AWS SDK for DynamoDB this crate is built on, for its types without a
-/// dependency of your own on a matching version:
-/// `entity_client::sdk::types::StreamViewType` for
-/// [`CreateTable::stream`], `sdk::types::AttributeValue` for raw items.
-pub use aws_sdk_dynamodb as sdk;
+/// What a table's stream records ([`CreateTable::stream`]): the SDK's type,
+/// here so that a stream needs no dependency of your own on a matching
+/// SDK version.
+pub use aws_sdk_dynamodb::types::StreamViewType;
 pub use client::{local_sdk_client, BatchPolicy, Client, Clock, SystemClock};
 #[cfg(feature = "embedded")]
 #[cfg_attr(docsrs, doc(cfg(feature = "embedded")))]

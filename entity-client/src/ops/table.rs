@@ -342,7 +342,7 @@ impl CreateTable {
     /// # use entity_client::{Client, Entity};
     /// # #[derive(Entity)] #[entity(schema = "app")] #[pk(id)] struct Doc { id: String }
     /// # async fn demo(client: Client) -> entity_client::Result<()> {
-    /// use aws_sdk_dynamodb::types::StreamViewType;
+    /// use entity_client::StreamViewType;
     /// client.create_table(&[Doc::MODEL]).stream(StreamViewType::NewAndOldImages).await?;
     /// # Ok(()) }
     /// ```
