@@ -336,3 +336,21 @@ async fn a_create_through_a_lost_response_succeeds_once() {
     );
     assert_eq!(sentinels(&t.client).await.len(), 2);
 }
+
+/// Two creates of one transaction that claim one value: the second is
+/// refused as its claim would be, naming the value (not the sentinel's
+/// key), and nothing is sent.
+#[tokio::test]
+async fn two_claims_of_one_value_in_a_transaction_are_a_unique_violation() {
+    let t = setup().await;
+    let c = &t.client;
+    let err = c
+        .transact_write()
+        .create(&customer("Same@Example.com", "ada"))
+        .create(&customer("same@example.com", "grace"))
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&err), ("email", "same@example.com"));
+    assert!(sentinels(c).await.is_empty());
+    assert!(scan_raw(c).await.is_empty());
+}

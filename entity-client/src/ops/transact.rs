@@ -139,7 +139,16 @@ impl<S: Scope> TransactWrite<S> {
             Some(key) => self
                 .keys
                 .insert_unique("transaction", key, ())
-                .map_err(Error::from),
+                .map_err(|e| match &companion.violation {
+                    // Two writes of the transaction claim one unique value:
+                    // the second is refused as the value's claim would be.
+                    Some((constraint, value)) => Error::UniqueViolation {
+                        entity,
+                        constraint,
+                        value: value.clone(),
+                    },
+                    None => Error::from(e),
+                }),
             None => Ok(()),
         };
         match added {
