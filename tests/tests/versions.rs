@@ -449,3 +449,26 @@ async fn identity_attributes_are_the_entitys_own() {
     put_raw(c, numbered).await;
     assert!(c.get(Tag::key("go")).await.unwrap().is_some());
 }
+
+/// The current version stored as text (`"3"`, as another writer may store
+/// it) reads, and is updated as it is: no upgrade, no failed condition.
+#[tokio::test]
+async fn an_update_meets_the_current_version_stored_as_text() {
+    let t = table(&[Note::MODEL]).await;
+    let c = &t.client;
+    let mut item = v3("n4").to_item().unwrap();
+    item.insert("__version".into(), s("3"));
+    put_raw(c, item).await;
+    let f = Note::fields();
+    let renamed = c
+        .patch(Note::key("n4"))
+        .set(f.title, "renamed")
+        .return_new()
+        .await
+        .unwrap();
+    assert_eq!(renamed.title, "renamed");
+    assert_eq!(
+        stored(c, &Note::key("n4")).await.unwrap()["__version"],
+        s("3")
+    );
+}
