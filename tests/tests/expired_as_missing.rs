@@ -57,6 +57,18 @@ async fn setup() -> (TestTable, Client, TestClock) {
     (t, client, clock)
 }
 
+/// `i1`, holding code `C`, created to expire at `T0 + 10`, and the clock
+/// moved past it.
+async fn expired_holder() -> (TestTable, Client, TestClock) {
+    let (t, client, clock) = setup().await;
+    client
+        .create(&invite("i1", "C", Some(T0 + 10)))
+        .await
+        .unwrap();
+    clock.set(T0 as u64 + 11);
+    (t, client, clock)
+}
+
 fn not_found<T: std::fmt::Debug>(what: &str, result: Result<T, Error>) {
     assert!(
         matches!(result, Err(Error::NotFound { .. })),
@@ -66,12 +78,7 @@ fn not_found<T: std::fmt::Debug>(what: &str, result: Result<T, Error>) {
 
 #[tokio::test]
 async fn an_expired_item_is_not_changed_in_place() {
-    let (_t, client, clock) = setup().await;
-    client
-        .create(&invite("i1", "C", Some(T0 + 10)))
-        .await
-        .unwrap();
-    clock.set(T0 as u64 + 11);
+    let (_t, client, _clock) = expired_holder().await;
     let f = Invite::fields();
     let later = Some(EpochSeconds(T0 + 3600));
     not_found(
@@ -109,12 +116,7 @@ async fn an_expired_item_is_not_changed_in_place() {
 
 #[tokio::test]
 async fn a_patch_cannot_bring_back_a_holder_whose_value_another_took() {
-    let (_t, client, clock) = setup().await;
-    client
-        .create(&invite("i1", "C", Some(T0 + 10)))
-        .await
-        .unwrap();
-    clock.set(T0 as u64 + 11);
+    let (_t, client, _clock) = expired_holder().await;
     // The expired holder's value is free: another item takes it.
     client.create(&invite("i2", "C", None)).await.unwrap();
     let f = Invite::fields();
