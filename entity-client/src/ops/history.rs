@@ -150,7 +150,7 @@ pub(crate) fn companions<E: Entity>(client: &Client, item: &Item) -> Result<Vec<
 
 /// `attribute_not_exists(<pk>) OR <identity> = "<Entity>#history"`: the
 /// condition of every snapshot write and delete.
-fn snapshot_slot<E: Entity>() -> entity_core::expr::Condition<E> {
+pub(crate) fn snapshot_slot<E: Entity>() -> entity_core::expr::Condition<E> {
     let free = entity_core::__private::condition_not_exists(E::MODEL.primary.pk.attribute);
     let snapshot = entity_core::__private::condition_equals(
         E::MODEL.identity_attribute,

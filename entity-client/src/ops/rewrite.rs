@@ -8,8 +8,8 @@
 use crate::error::{from_sdk, Error, Result};
 use crate::limits::check_item;
 use crate::ops::lifecycle::{holds_unique, keep_deleted};
-use crate::ops::table_key;
 use crate::ops::unique::{Backfilled, UniqueConflict};
+use crate::ops::{table_key, Conditional};
 use crate::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
 use entity_core::{DecodeError, Entity, Item};
@@ -369,10 +369,7 @@ impl<E: Entity> Snapshots<E> {
         let mut moves = Vec::new();
         let model = E::MODEL;
         let (Some(history), Some(sk)) = (&model.lifecycle.history, model.primary.sk) else {
-            return Ok(Self {
-                moves,
-                entity: std::marker::PhantomData,
-            });
+            return Ok(Self::moving(moves));
         };
         let (pk, sk) = (model.primary.pk.attribute, sk.attribute);
         let text = |item: &Item, attribute: &str| match item.get(attribute) {
@@ -380,10 +377,7 @@ impl<E: Entity> Snapshots<E> {
             _ => None,
         };
         let (Some(old_sk), Some(new_sk)) = (text(stored, sk), text(new_key, sk)) else {
-            return Ok(Self {
-                moves,
-                entity: std::marker::PhantomData,
-            });
+            return Ok(Self::moving(moves));
         };
         let prefix = format!("{old_sk}{}", history.separator);
         let identity = AttributeValue::S(crate::ops::history::snapshot_identity::<E>());
@@ -442,26 +436,28 @@ impl<E: Entity> Snapshots<E> {
                 None => break,
             }
         }
-        Ok(Self {
+        Ok(Self::moving(moves))
+    }
+
+    fn moving(moves: Vec<(Item, Item)>) -> Self {
+        Self {
             moves,
             entity: std::marker::PhantomData,
-        })
+        }
     }
 
     /// Writes the copies, each where no item is or a snapshot of the
     /// entity is (never over another entity's item).
     async fn copy(&self, client: &Client, table: &str) -> Result<()> {
+        let slot = Self::slot()?;
         for (_, copy) in &self.moves {
-            let (expression, names, values) = Self::slot();
             client
                 .inner
                 .sdk
                 .put_item()
                 .table_name(table)
                 .set_item(Some(copy.clone()))
-                .condition_expression(expression)
-                .set_expression_attribute_names(Some(names))
-                .set_expression_attribute_values(Some(values))
+                .expressions(slot.clone())
                 .send()
                 .await
                 .map_err(|e| from_sdk("PutItem", E::MODEL.name, e))?;
@@ -473,17 +469,15 @@ impl<E: Entity> Snapshots<E> {
     /// is no longer there, or no longer a snapshot, is left as it is: the
     /// item moved all the same).
     async fn delete_old(&self, client: &Client, table: &str) -> Result<()> {
+        let slot = Self::slot()?;
         for (old_key, _) in &self.moves {
-            let (expression, names, values) = Self::slot();
             let deleted = client
                 .inner
                 .sdk
                 .delete_item()
                 .table_name(table)
                 .set_key(Some(old_key.clone()))
-                .condition_expression(expression)
-                .set_expression_attribute_names(Some(names))
-                .set_expression_attribute_values(Some(values))
+                .expressions(slot.clone())
                 .send()
                 .await
                 .map_err(|e| from_sdk("DeleteItem", E::MODEL.name, e));
@@ -495,19 +489,10 @@ impl<E: Entity> Snapshots<E> {
         Ok(())
     }
 
-    /// `attribute_not_exists(<pk>) OR <identity> = "<Entity>#history"`.
-    fn slot() -> (
-        &'static str,
-        HashMap<String, String>,
-        HashMap<String, AttributeValue>,
-    ) {
-        let model = E::MODEL;
-        let names = HashMap::from([
-            ("#pk".to_owned(), model.primary.pk.attribute.to_owned()),
-            ("#id".to_owned(), model.identity_attribute.to_owned()),
-        ]);
-        let identity = crate::ops::history::snapshot_identity::<E>();
-        let values = HashMap::from([(":id".to_owned(), AttributeValue::S(identity))]);
-        ("attribute_not_exists(#pk) OR #id = :id", names, values)
+    /// The condition of every snapshot write, as history writes it: the
+    /// slot is free or holds a snapshot of the entity.
+    fn slot() -> Result<crate::ops::Expressions> {
+        let slot = crate::ops::history::snapshot_slot::<E>();
+        crate::ops::condition_only(Some(&slot), "history snapshot")
     }
 }
